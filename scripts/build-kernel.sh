@@ -1,0 +1,44 @@
+#!/bin/sh
+# Build a guest kernel: build-kernel.sh KERNEL VARIANT
+#   KERNEL  base (the pristine base tree) or patched (base + patches/series)
+#   VARIANT perf or debug (configs/VARIANT.config)
+# Objects go to SRCTREE/.out/VARIANT: a direct subfolder of the source, so
+# that the kernel uses relative paths (srctree "..") and ccache hits are
+# shared by the base and patched trees. build/KERNEL-VARIANT/ gets a copy of
+# the bzImage and .config, and the run logs. Prints the bzImage's path.
+. "$(dirname "$0")/lib.sh"
+kernel=$1 variant=$2
+need make gcc flex bison bc
+case $kernel in
+base) "$TOP/scripts/base-tree.sh" || exit 1; src=$SRC ;;
+patched) "$TOP/scripts/series.sh" apply || exit 1; src=$WORK ;;
+*) die "KERNEL must be base or patched, not '$kernel'" ;;
+esac
+out=$src/.out/$variant
+run=$BUILD/$kernel-$variant
+mkdir -p "$out" "$run"
+
+frag_now=$("$TOP/scripts/kconfig.sh" "$src" "$out" "$variant" --dry-run) || exit 1
+if [ ! -f "$out/.config" ] || [ "$frag_now" != "$(cat "$out/.fragments" 2>/dev/null)" ]; then
+	step "configuring $kernel-$variant"
+	"$TOP/scripts/kconfig.sh" "$src" "$out" "$variant" || exit 1
+	printf '%s\n' "$frag_now" >"$out/.fragments"
+fi
+
+cc=gcc
+if command -v ccache >/dev/null 2>&1; then
+	cc="ccache gcc"
+	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+	ccache -M 5G >/dev/null 2>&1
+fi
+step "building $kernel-$variant kernel ($(cat "$SRC/.git/base-version"); log: $out/build.log)"
+start=$(date +%s)
+if ! make -C "$src" O="$out" CC="$cc" -j"$(nproc)" bzImage >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2
+	die "kernel build $kernel-$variant failed (full log: $out/build.log)"
+fi
+msg "    built in $(($(date +%s) - start)) s"
+cp "$out/arch/x86/boot/bzImage" "$out/.config" "$run/"
+cp "$SRC/.git/base-version" "$run/base-version"
+git -C "$src" describe --always --tags >"$run/kernel-rev" 2>/dev/null
+echo "$run/bzImage"

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Build static mm selftests from the work tree (base + series) into
+# build/selftests, for the guest initramfs.
+# usage: build-selftests.sh [PROGRAM...]   (default: $SELFTESTS)
+. "$(dirname "$0")/lib.sh"
+need make gcc
+"$TOP/scripts/series.sh" apply || exit 1
+progs=${*:-$SELFTESTS}
+[ -n "$progs" ] || die "no selftest programs named"
+hdr=$WORK/.out/headers
+out=$BUILD/selftests
+mkdir -p "$hdr" "$out"
+step "building selftests: $progs"
+make -s -C "$WORK" O="$hdr" headers >"$hdr/headers.log" 2>&1 ||
+	{ tail -n 20 "$hdr/headers.log" >&2; die "make headers failed"; }
+sel=$WORK/tools/testing/selftests/mm
+targets=
+for p in $progs; do
+	[ -f "$sel/$p.c" ] || die "selftest '$p' not found in $sel"
+	targets="$targets $out/$p"
+done
+# shellcheck disable=SC2086
+make -s -C "$sel" OUTPUT="$out" KHDR_INCLUDES="-isystem $hdr/usr/include" \
+	LDFLAGS=-static $targets >"$out/build.log" 2>&1 ||
+	{ grep -E 'error|warning' "$out/build.log" | head -n 20 >&2
+	  die "selftest build failed (log: $out/build.log)"; }

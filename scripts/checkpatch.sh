@@ -1,0 +1,27 @@
+#!/bin/sh
+# checkpatch.pl --strict on every patch of patches/series (the base tree's
+# checkpatch). Errors always fail. A WARNING or CHECK fails unless the
+# patch's changelog justifies its type on a line "checkpatch: TYPE: why".
+. "$(dirname "$0")/lib.sh"
+need perl
+"$TOP/scripts/base-tree.sh" || exit 1
+cp=$SRC/scripts/checkpatch.pl
+bad=0 n=0
+for p in $(sed -e 's/#.*//' "$TOP/patches/series" | grep -v '^[[:space:]]*$'); do
+	n=$((n + 1))
+	f=$TOP/patches/$p
+	res=$(cd "$SRC" && perl "$cp" --strict --show-types --no-summary --terse \
+		--no-color "$f" 2>&1)
+	errs=$(printf '%s\n' "$res" | grep -c ': ERROR:')
+	unjust=
+	for t in $(printf '%s\n' "$res" | sed -n 's/.*: \(WARNING\|CHECK\):\([A-Z0-9_]*\):.*/\2/p' | sort -u); do
+		sed '/^---$/q' "$f" | grep -q "^checkpatch: $t:" || unjust="$unjust $t"
+	done
+	if [ "$errs" != 0 ] || [ -n "$unjust" ]; then
+		msg "checkpatch: $p: $errs error(s), unjustified:${unjust:- none}"
+		printf '%s\n' "$res" | grep -E 'ERROR|WARNING|CHECK' | sed 's/^/  /' >&2
+		bad=$((bad + 1))
+	fi
+done
+msg "checkpatch --strict: $n patch(es), $bad with problems"
+[ $bad = 0 ]

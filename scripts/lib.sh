@@ -1,0 +1,26 @@
+# Shared shell helpers; sourced, never run.
+# shellcheck shell=sh
+
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+CACHE=${CACHE:-$TOP/cache}
+BUILD=${BUILD:-$TOP/build}
+SRC=$CACHE/linux		# git tree, tag "base"
+WORK=$CACHE/work		# git worktree of $SRC, branch "work": base + series
+
+msg() { printf '%s\n' "$*" >&2; }
+step() { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+need() {
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 ||
+			die "missing tool '$t' (run 'make deps' as root, or install it)"
+	done
+}
+
+# Value of key=value in a file (first match).
+kv() { sed -n "s/^$2=//p" "$1" | head -n 1; }
+
+# Identity of the base the cache was made from (base/pin or BASE_TREE).
+base_ident() { cat "$SRC/.git/base-ident" 2>/dev/null; }

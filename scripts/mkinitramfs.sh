@@ -1,0 +1,36 @@
+#!/bin/sh
+# Build the guest initramfs: mkinitramfs.sh OUT.cpio CMD [FILES...]
+# busybox-static, guest/init, build/selftests/* in /opt/tests, FILES in
+# /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
+# MTHP_MODE LRU_GEN (see guest/init).
+. "$(dirname "$0")/lib.sh"
+need cpio
+out=$1 cmd=$2
+shift 2
+bb=
+for b in /bin/busybox $(command -v busybox); do
+	[ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && { bb=$b; break; }
+done
+[ -n "$bb" ] || die "missing a static busybox (install busybox-static)"
+stage=$(mktemp -d) && trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/bin "$stage"/sbin "$stage"/etc "$stage"/proc "$stage"/sys \
+	"$stage"/dev "$stage"/tmp "$stage"/files "$stage"/opt/tests
+cp "$bb" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+cp "$TOP/guest/init" "$stage/init"
+chmod 755 "$stage/init"
+[ -d "$BUILD/selftests" ] && cp -r "$BUILD/selftests/." "$stage/opt/tests/"
+for f in "$@"; do
+	[ -e "$f" ] || die "FILES: $f does not exist"
+	cp -rL "$f" "$stage/files/"
+done
+printf '%s\n' "$cmd" >"$stage/etc/guest.cmd"
+cat >"$stage/etc/guest.conf" <<EOC
+ZRAM_SIZE='${ZRAM_SIZE:-1G}'
+ZRAM_COMP='${ZRAM_COMP:-lz4}'
+MTHP='${MTHP-64K}'
+MTHP_MODE='${MTHP_MODE:-always}'
+LRU_GEN='${LRU_GEN:-1}'
+EOC
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out" ||
+	die "cpio failed"

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Boot a kernel with an initramfs in QEMU and collect its output.
+# usage: qemu-run.sh BZIMAGE INITRAMFS RUNDIR
+# Env: MEM (default 2G), SMP (2), TIMEOUT (seconds, 600), APPEND (extra
+# kernel command line), ACCEL (kvm|tcg, default: kvm when usable).
+# Writes RUNDIR/console.log (kernel console) and RUNDIR/output.log (the
+# command's output, ttyS1), prints the output, and exits with the guest
+# command's exit status; non-zero on timeout or any kernel splat.
+. "$(dirname "$0")/lib.sh"
+need qemu-system-x86_64 timeout
+kernel=$1 initrd=$2 run=$3
+mkdir -p "$run"
+console=$run/console.log output=$run/output.log
+rm -f "$console" "$output"
+
+accel=${ACCEL:-}
+if [ -z "$accel" ]; then
+	accel=tcg
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] && accel=kvm
+fi
+case $accel in
+kvm) cpu="-accel kvm -cpu host" ;;
+tcg) cpu="-accel tcg -cpu max" ;;
+*) die "ACCEL must be kvm or tcg" ;;
+esac
+append="console=ttyS0 panic=-1 oops=panic panic_on_warn=0 nokaslr ${APPEND:-}"
+set -- qemu-system-x86_64 $cpu -smp "${SMP:-2}" -m "${MEM:-2G}" \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" \
+	-no-reboot -display none -monitor none -nodefaults -vga none \
+	-serial "file:$console" -serial "file:$output"
+echo "$*" >"$run/qemu.cmd"
+msg "+ $*"
+start=$(date +%s)
+timeout -k 10 "${TIMEOUT:-600}" "$@" </dev/null
+qrc=$?
+wall=$(($(date +%s) - start))
+echo "$wall" >"$run/wall-seconds"
+
+[ -f "$output" ] && grep -v '^guest-exit: ' "$output"
+if [ $qrc = 124 ] || [ $qrc = 137 ]; then
+	msg "error: guest timed out after ${TIMEOUT:-600} s (TIMEOUT=); console tail:"
+	tail -n 30 "$console" | sed 's/^/  | /' >&2
+	"$TOP/scripts/splat-scan.sh" "$console" >/dev/null 2>&1 ||
+		"$TOP/scripts/splat-scan.sh" "$console"
+	exit 124
+fi
+[ $qrc = 0 ] || { tail -n 20 "$console" >&2; die "qemu failed (exit $qrc)"; }
+"$TOP/scripts/splat-scan.sh" "$console" || exit 1
+rc=$(sed -n 's/^guest-exit: //p' "$output" 2>/dev/null | tail -n 1 | tr -d '\r')
+if [ -z "$rc" ]; then
+	msg "error: guest stopped without a status line; console tail:"
+	tail -n 30 "$console" | sed 's/^/  | /' >&2
+	exit 1
+fi
+exit "$rc"

@@ -1,0 +1,126 @@
+#!/bin/sh
+# The patch queue: patches/series <-> commits base..work in $WORK.
+# usage: series.sh apply   apply patches/series onto base in $WORK (git am)
+#        series.sh export  write the commits base..work back to patches/
+#        series.sh check   patches/ and $WORK agree (no diff on export)
+# FORCE=1 apply discards work-tree commits that were never exported.
+. "$(dirname "$0")/lib.sh"
+need git
+PATCHES=$TOP/patches
+SERIES=$PATCHES/series
+
+list_series() {	# patch file names in order, comments and blanks dropped
+	[ -f "$SERIES" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$SERIES" | grep -v '^$'
+}
+
+ensure_work() {
+	"$TOP/scripts/base-tree.sh" || exit 1
+	if ! git -C "$WORK" rev-parse --git-dir >/dev/null 2>&1; then
+		rm -rf "$WORK"
+		git -C "$SRC" worktree prune
+		git -C "$SRC" worktree add -q -f -B work "$WORK" base ||
+			die "cannot create work tree $WORK"
+	fi
+}
+
+# format-patch base..work into $1 (deterministic: no hash, no version trailer)
+format_into() {
+	git -C "$WORK" format-patch -q --zero-commit --no-signature \
+		--subject-prefix=PATCH -o "$1" base..HEAD >/dev/null ||
+		die "git format-patch failed"
+}
+
+# Write $1/series from the files in $1, keeping the comment headings of the
+# old series in front of the patch (by name sans number) they preceded.
+write_series() {
+	(cd "$1" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null) |
+	awk -v old="$SERIES" '
+		BEGIN {
+			hdr = 1
+			while ((getline l < old) > 0) {
+				if (l ~ /^[[:space:]]*(#|$)/) { blk = blk l "\n"; continue }
+				n = l; sub(/[[:space:]].*/, "", n); sub(/^[0-9]+-/, "", n)
+				if (hdr) head = blk; else before[n] = blk
+				hdr = 0; blk = ""
+			}
+			if (hdr) head = blk
+			printf "%s", head
+		}
+		{ n = $0; sub(/^[0-9]+-/, "", n); printf "%s%s\n", before[n], $0 }
+	' >"$1/series"
+}
+
+cmd_export() {
+	ensure_work
+	git -C "$WORK" diff --quiet HEAD && git -C "$WORK" diff --cached --quiet HEAD ||
+		warn "uncommitted changes in $WORK are not exported (commit them)"
+	tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+	format_into "$tmp"
+	write_series "$tmp"
+	mkdir -p "$PATCHES"
+	rm -f "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch
+	for f in "$tmp"/*; do
+		[ -e "$f" ] && cp "$f" "$PATCHES/"
+	done
+	step "exported $(list_series | wc -l) patch(es) to patches/"
+}
+
+# 0 when exporting $WORK now would change nothing in patches/
+agrees() {
+	tmp=$(mktemp -d)
+	format_into "$tmp"
+	write_series "$tmp"
+	: >"$tmp/.diff"
+	for f in "$tmp"/series "$tmp"/[0-9]*.patch "$PATCHES"/[0-9]*.patch; do
+		[ -e "$f" ] || continue
+		b=$(basename "$f")
+		cmp -s "$tmp/$b" "$PATCHES/$b" || echo "$b" >>"$tmp/.diff"
+	done
+	sort -u "$tmp/.diff" >"$tmp/.d2"
+	ok=0
+	[ -s "$tmp/.d2" ] && { sed 's/^/  differs: /' "$tmp/.d2" >&2; ok=1; }
+	rm -rf "$tmp"
+	return $ok
+}
+
+cmd_check() {
+	ensure_work
+	agrees || die "patches/ and $WORK disagree (make export, or make apply FORCE=1)"
+	msg "patches/ and the work tree agree ($(list_series | wc -l) patches)"
+}
+
+cmd_apply() {
+	ensure_work
+	git -C "$WORK" diff --quiet HEAD && git -C "$WORK" diff --cached --quiet HEAD ||
+		[ "$FORCE" = 1 ] || die "uncommitted changes in $WORK (commit and export, or FORCE=1)"
+	if [ "$(git -C "$WORK" rev-list --count base..HEAD)" != 0 ] ||
+	   [ -n "$(list_series)" ]; then
+		agrees 2>/dev/null && { msg "series already applied in $WORK"; return 0; }
+		[ "$(git -C "$WORK" rev-list --count base..HEAD)" = 0 ] || [ "$FORCE" = 1 ] ||
+			die "$WORK has commits that differ from patches/ (make export to keep them, FORCE=1 to drop them)"
+	fi
+	git -C "$WORK" am --abort >/dev/null 2>&1
+	git -C "$WORK" reset -q --hard base
+	git -C "$WORK" clean -q -fd
+	n=0
+	for p in $(list_series); do
+		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
+		if ! out=$(git -C "$WORK" -c user.name="${GIT_AUTHOR_NAME:-series}" \
+			-c user.email="${GIT_AUTHOR_EMAIL:-series@localhost}" \
+			am -q --committer-date-is-author-date "$PATCHES/$p" 2>&1); then
+			git -C "$WORK" am --abort >/dev/null 2>&1
+			printf '%s\n' "$out" | grep -E '^(error|Patch failed|fatal)' | head -n 5 >&2
+			die "patch $p does not apply on $(cat "$SRC/.git/base-version")"
+		fi
+		n=$((n + 1))
+	done
+	step "applied $n patch(es) onto base in $WORK"
+}
+
+case $1 in
+apply) cmd_apply ;;
+export) cmd_export ;;
+check) cmd_check ;;
+*) die "usage: $0 apply|export|check" ;;
+esac

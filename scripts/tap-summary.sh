@@ -1,0 +1,25 @@
+#!/bin/sh
+# Count kselftest TAP results in a guest output log.
+# Programs are delimited by "# selftest: NAME ARGS" and "# selftest-exit: RC"
+# (see scripts/test.sh). Prints one line per program and, last,
+# "PASS FAIL SKIP" totals. A program that exits non-zero (other than 4,
+# kselftest's skip) without a failing case counts as one failure; one that
+# prints no case counts as one pass, failure or skip by its exit status.
+awk '
+function flush(rc,   f) {
+	if (name == "") return
+	f = fail
+	if (rc != 0 && rc != 4 && fail == 0) fail = 1
+	if (pass + fail + skip == 0) { if (rc == 0) pass = 1; else if (rc == 4) skip = 1 }
+	printf "%-40s pass %4d  fail %3d  skip %4d  (exit %s)\n", name, pass, fail, skip, rc
+	P += pass; F += fail; S += skip
+	name = ""
+}
+/^# selftest: / { flush("?"); name = substr($0, 13); pass = fail = skip = 0; next }
+/^# selftest-exit: / { rc = $3 + 0; flush(rc); next }
+name == "" { next }
+/^not ok / { fail++; next }
+/^ok / { if ($0 ~ /# *[Ss][Kk][Ii][Pp]/) skip++; else pass++; next }
+END { if (name != "") { fail++; flush("none (no exit line: crash or timeout)") }
+      print P + 0, F + 0, S + 0 }
+' "$1"

@@ -1,0 +1,67 @@
+#!/bin/sh
+# make test: checkpatch, apply the series, build the debug kernel, boot it,
+# run tests/kselftests and the KUnit suites built into it, and print
+# "N passed, N failed, N skipped". Non-zero on any failure, splat, timeout.
+. "$(dirname "$0")/lib.sh"
+start=$(date +%s)
+fail=0
+"$TOP/scripts/series.sh" apply || exit 1
+"$TOP/scripts/series.sh" check || exit 1
+step "checkpatch --strict"
+cpf=0
+"$TOP/scripts/checkpatch.sh" || cpf=1
+
+img=$("$TOP/scripts/build-kernel.sh" patched debug) || exit 1
+run=$BUILD/patched-debug/test
+cfg=$BUILD/patched-debug/.config
+for o in KASAN DEBUG_VM PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_LIST KUNIT; do
+	grep -q "^CONFIG_$o=y" "$cfg" || die "debug kernel lacks CONFIG_$o ($cfg)"
+done
+
+list=$TOP/tests/kselftests
+cmds=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
+SELFTESTS=$(printf '%s\n' "$cmds" | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+export SELFTESTS
+"$TOP/scripts/build-selftests.sh" || exit 1
+guest_cmd=$(printf '%s\n' 't() { echo "# selftest: $*"; "$@"; echo "# selftest-exit: $?"; }'
+	printf '%s\n' "$cmds" | sed 's/^/t /')
+mkdir -p "$run"
+"$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$guest_cmd" || exit 1
+step "booting patched-debug ($(cat "$BUILD/patched-debug/base-version")): $(printf '%s\n' "$cmds" | tr '\n' ';')"
+"$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run" >"$run/guest.out"
+grc=$?
+case $grc in
+0) ;;
+124) msg "FAIL: guest timed out"; fail=1 ;;
+*) msg "FAIL: guest run failed (exit $grc; splat, crash or a failing test)"; fail=1 ;;
+esac
+
+step "kselftest results (output: ${run#"$TOP"/}/output.log)"
+sum=$("$TOP/scripts/tap-summary.sh" "$run/output.log")
+printf '%s\n' "$sum" | sed '$d' | sed 's/^/  /'
+set -- $(printf '%s\n' "$sum" | tail -n 1)
+P=$1 F=$2 S=$3
+# a splat, crash or timeout fails the run even when every case passed
+[ $grc != 0 ] && [ $F = 0 ] && F=1
+F=$((F + cpf))
+
+step "KUnit results (kunit.py parse of the console)"
+python3 "$WORK/tools/testing/kunit/kunit.py" parse "$run/console.log" \
+	>"$run/kunit.log" 2>&1
+krc=$?
+line=$(sed 's/\x1b\[[0-9;]*m//g' "$run/kunit.log" | grep -o 'Testing complete\. .*' | tail -n 1)
+msg "  ${line:-no KUnit results found}"
+kp=$(printf '%s\n' "$line" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+kf=$(printf '%s\n' "$line" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
+kc=$(printf '%s\n' "$line" | sed -n 's/.*crashed: \([0-9]*\).*/\1/p')
+ks=$(printf '%s\n' "$line" | sed -n 's/.*skipped: \([0-9]*\).*/\1/p')
+kf=$(( ${kf:-0} + ${kc:-0} ))
+if [ -z "$line" ] || [ $krc != 0 ] && [ "$kf" = 0 ]; then
+	msg "FAIL: KUnit output missing or unparsable (${run#"$TOP"/}/kunit.log)"
+	kf=$((kf + 1))
+fi
+P=$((P + ${kp:-0})) F=$((F + kf)) S=$((S + ${ks:-0}))
+[ $F = 0 ] || fail=1
+msg "base: $(cat "$BUILD/patched-debug/base-version"); took $(($(date +%s) - start)) s"
+echo "$P passed, $F failed, $S skipped"
+[ $fail = 0 ]

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Run a command in a guest, the way `vng -- cmd` does.
+# usage: vm-run.sh KERNEL VARIANT CMD [FILES...]
+# Builds what is missing, boots KERNEL-VARIANT with swap set up, runs CMD
+# (cwd /files, where FILES are copied), prints its output, exits with its
+# status. Logs in build/KERNEL-VARIANT/NAME/ (NAME: $RUN_NAME or vm-run).
+. "$(dirname "$0")/lib.sh"
+kernel=$1 variant=$2 cmd=$3
+shift 3 2>/dev/null
+[ -n "$cmd" ] || die "usage: make vm-run KERNEL=base|patched CMD='...' [FILES='...']"
+img=$("$TOP/scripts/build-kernel.sh" "$kernel" "$variant") || exit 1
+"$TOP/scripts/build-selftests.sh" || exit 1
+run=$BUILD/$kernel-$variant/${RUN_NAME:-vm-run}
+mkdir -p "$run"
+"$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$cmd" "$@" || exit 1
+step "booting $kernel-$variant ($(cat "$BUILD/$kernel-$variant/base-version")); console: ${run#"$TOP"/}/console.log"
+"$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run"
