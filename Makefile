@@ -6,7 +6,6 @@ export TOP := $(CURDIR)
 # Options (environment or command line)
 KERNEL ?= patched
 VARIANT ?= debug
-CMD ?=
 FILES ?=
 export MEM ?= 2G
 export SMP ?= 2
@@ -22,6 +21,9 @@ export BASE_STRICT ?=
 export KCONFIG_EXTRA ?=
 # upstream mm selftests built for the guest (see README: why these)
 export SELFTESTS ?= cow mkdirty split_huge_page_test soft-dirty madv_populate
+
+# CMD is passed verbatim ($$ needs no doubling): single-quoted for the shell
+shq = $(subst ','\'',$(1))
 
 .PHONY: all deps base apply export check-export kernel selftests vm-run \
 	config-show test run clean distclean help
@@ -56,7 +58,7 @@ selftests: deps
 	@scripts/build-selftests.sh
 
 vm-run: deps
-	@scripts/vm-run.sh $(KERNEL) $(VARIANT) "$(CMD)" $(FILES)
+	@scripts/vm-run.sh $(KERNEL) $(VARIANT) '$(call shq,$(value CMD))' $(FILES)
 
 test: deps
 	@scripts/test.sh

@@ -2,9 +2,8 @@
 # Build a guest kernel: build-kernel.sh KERNEL VARIANT
 #   KERNEL  base (the pristine base tree) or patched (base + patches/series)
 #   VARIANT perf or debug (configs/VARIANT.config)
-# Objects go to SRCTREE/.out/VARIANT: a direct subfolder of the source, so
-# that the kernel uses relative paths (srctree "..") and ccache hits are
-# shared by the base and patched trees. build/KERNEL-VARIANT/ gets a copy of
+# Objects go to SRCTREE/.out/VARIANT, and ccache's base_dir is the source
+# tree, so that the base and patched trees share ccache hits. build/KERNEL-VARIANT/ gets a copy of
 # the bzImage and .config, and the run logs. Prints the bzImage's path.
 . "$(dirname "$0")/lib.sh"
 kernel=$1 variant=$2
@@ -29,6 +28,8 @@ cc=gcc
 if command -v ccache >/dev/null 2>&1; then
 	cc="ccache gcc"
 	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+	# paths relative to the source tree: base and patched share hits
+	export CCACHE_BASEDIR=$src
 	ccache -M 5G >/dev/null 2>&1
 fi
 step "building $kernel-$variant kernel ($(cat "$SRC/.git/base-version"); log: $out/build.log)"

@@ -36,7 +36,7 @@ qrc=$?
 wall=$(($(date +%s) - start))
 echo "$wall" >"$run/wall-seconds"
 
-[ -f "$output" ] && grep -v '^guest-exit: ' "$output"
+[ -f "$output" ] && sed '/^guest-exit: /d' "$output" | sed '${/^$/d;}'
 if [ $qrc = 124 ] || [ $qrc = 137 ]; then
 	msg "error: guest timed out after ${TIMEOUT:-600} s (TIMEOUT=); console tail:"
 	tail -n 30 "$console" | sed 's/^/  | /' >&2
@@ -46,7 +46,7 @@ if [ $qrc = 124 ] || [ $qrc = 137 ]; then
 fi
 [ $qrc = 0 ] || { tail -n 20 "$console" >&2; die "qemu failed (exit $qrc)"; }
 "$TOP/scripts/splat-scan.sh" "$console" || exit 1
-rc=$(sed -n 's/^guest-exit: //p' "$output" 2>/dev/null | tail -n 1 | tr -d '\r')
+rc=$(sed -n 's/^guest-exit: \([0-9]*\).*/\1/p' "$output" 2>/dev/null | tail -n 1)
 if [ -z "$rc" ]; then
 	msg "error: guest stopped without a status line; console tail:"
 	tail -n 30 "$console" | sed 's/^/  | /' >&2

@@ -1,0 +1,88 @@
+#!/bin/sh
+# make run: base versus patched, side by side.
+# Builds the perf kernels for base and patched, boots them alternately
+# ROUNDS times each, runs swap_batch's benchmark mode at each page size of
+# BENCH_PAGES (KiB), and prints a table (scripts/bench-table.sh), with JSON
+# and a PNG chart under results/.
+# Env: ROUNDS (5), BENCH_MIB (256), BENCH_PAGES ("4 64"), INNER (1: runs
+# per boot; the boot's sample is their median).
+. "$(dirname "$0")/lib.sh"
+rounds=${ROUNDS:-5} mib=${BENCH_MIB:-256} pages=${BENCH_PAGES:-4 64} inner=${INNER:-1}
+[ "$rounds" -ge 1 ] 2>/dev/null || die "ROUNDS must be a number >= 1"
+start=$(date +%s)
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+res=$TOP/results/$stamp
+mkdir -p "$res"
+
+for k in base patched; do
+	img=$("$TOP/scripts/build-kernel.sh" "$k" perf) || exit 1
+	cfg=$BUILD/$k-perf/.config
+	for o in LOCKDEP PROVE_LOCKING DEBUG_SPINLOCK DEBUG_MUTEXES DEBUG_LOCK_ALLOC \
+		 DEBUG_VM DEBUG_LIST DEBUG_ATOMIC_SLEEP KASAN SLUB_DEBUG KCOV; do
+		grep -q "^CONFIG_$o=y" "$cfg" &&
+			die "perf kernel $k has CONFIG_$o=y: timings would be meaningless ($cfg)"
+	done
+done
+SELFTESTS="${SELFTESTS:+$SELFTESTS }swap_batch" "$TOP/scripts/build-selftests.sh" || exit 1
+
+cmd='cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+echo "clocksource: $cs"
+case $cs in jiffies|refined-jiffies) echo "refusing to time on the $cs clock"; exit 3 ;; esac
+rc=0'
+for p in $pages; do
+	cmd="$cmd
+swap_batch -b -s $mib -m $p -r $inner || rc=\$?"
+done
+cmd="$cmd
+exit \$rc"
+
+: >"$res/samples.tsv"
+n=0 total=$((rounds * 2))
+for r in $(seq 1 "$rounds"); do
+	for k in base patched; do
+		n=$((n + 1))
+		msg "[$n/$total] round $r: $k-perf, swap_batch -b ${mib} MiB, pages: $pages KiB"
+		log=$res/$k-round$r
+		mkdir -p "$log"
+		"$TOP/scripts/mkinitramfs.sh" "$log/initramfs.cpio" "$cmd" || exit 1
+		"$TOP/scripts/qemu-run.sh" "$BUILD/$k-perf/bzImage" "$log/initramfs.cpio" \
+			"$log" >"$log/guest.out" 2>"$log/qemu.err"
+		grc=$?
+		rm -f "$log/initramfs.cpio"
+		if grep -q 'swap_batch: FAIL' "$log/output.log"; then
+			grep 'swap_batch: FAIL' "$log/output.log" >&2
+			die "$k kernel swapped data back wrong: no numbers reported (logs: $log)"
+		fi
+		case $grc in
+		0) ;;
+		3) die "guest clock is jiffies: timings would be garbage (see $log/console.log)" ;;
+		4) warn "$k round $r: some metrics were refused (pages not swapped):"
+		   grep 'REFUSED' "$log/output.log" | sed 's/^/  /' >&2 ;;
+		*) cat "$log/qemu.err" >&2
+		   die "$k round $r failed (exit $grc; logs: $log)" ;;
+		esac
+		awk -v k="$k" -v r="$r" '/^swap_batch: metric=/ {
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			print k, r, v["metric"], v["page"], v["ms"] }' \
+			"$log/output.log" >>"$res/samples.tsv"
+	done
+done
+clock=$(sed -n 's/^clocksource: //p' "$res/base-round1/output.log" | head -n 1)
+accel=$(grep -o -- '-accel [a-z]*' "$res/base-round1/qemu.cmd" | cut -d' ' -f2)
+cat >"$res/meta" <<EOM
+date=$stamp
+base=$(cat "$BUILD/base-perf/base-version")
+patched=$(cat "$BUILD/patched-perf/kernel-rev")
+series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" | wc -l)
+machine=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+accel=$accel
+clocksource=$clock
+guest=${SMP:-2} vCPUs, ${MEM:-2G}, zram ${ZRAM_SIZE:-1G} ${ZRAM_COMP:-lz4}
+command=make run ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner
+rounds=$rounds
+took_s=$(($(date +%s) - start))
+EOM
+"$TOP/scripts/bench-table.sh" "$res" || exit 1
+rm -f "$TOP/results/latest"
+ln -s "$stamp" "$TOP/results/latest"
+msg "results: results/$stamp/ (results/latest): table.txt, results.json, chart.png"
