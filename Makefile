@@ -20,13 +20,13 @@ export BASE_REF ?=
 export BASE_STRICT ?=
 export KCONFIG_EXTRA ?=
 # upstream mm selftests built for the guest (see README: why these)
-export SELFTESTS ?= cow mkdirty split_huge_page_test soft-dirty madv_populate
+export SELFTESTS ?= cow mkdirty swap_batch
 
 # CMD is passed verbatim ($$ needs no doubling): single-quoted for the shell
 shq = $(subst ','\'',$(1))
 
 .PHONY: all deps base apply export check-export kernel selftests vm-run \
-	config-show test run clean distclean help
+	config-show test run readme-results clean distclean help
 
 all: help
 help:
@@ -66,8 +66,11 @@ test: deps
 run: deps
 	@scripts/run.sh
 
+readme-results:
+	@scripts/readme-results.sh $(RESULTS)
+
 clean:
-	rm -rf build results
+	rm -rf build
 
 distclean: clean
-	rm -rf cache
+	rm -rf cache results

@@ -46,9 +46,32 @@ find_tarball() {
 	[ -f "$t" ] && echo "$t"
 }
 
+# The base is about to be replaced: keep any commits of the work tree.
+save_work() {
+	[ -d "$WORK" ] || return 0
+	n=$(git -C "$WORK" rev-list --count base..HEAD 2>/dev/null) || return 0
+	[ "$n" -gt 0 ] || return 0
+	keep=$CACHE/saved-work-$(date -u +%Y%m%dT%H%M%SZ)
+	git -C "$WORK" format-patch -q -o "$keep" base..HEAD >/dev/null ||
+		die "cannot save the work tree's commits; not replacing the base"
+	warn "base changes: the work tree's $n commit(s) are saved in $keep"
+}
+
 newest_version() {
 	apt-cache madison "$pkg" 2>/dev/null | awk -F'|' 'NR==1 { gsub(/ /, "", $2); print $2 }'
 }
+
+# --check-newer: only warn when the archive has a newer 6.12 than the pin
+if [ "$1" = --check-newer ]; then
+	[ -n "$BASE_TREE" ] && exit 0
+	new=$(newest_version)
+	if [ -n "$new" ] && [ "$new" != "$pin_ver" ] &&
+	   dpkg --compare-versions "$new" gt "$pin_ver"; then
+		warn "the archive has $pkg $new, newer than the pinned $pin_ver (base/pin);"
+		warn "results stay on the pinned base until base/pin is updated"
+	fi
+	exit 0
+fi
 
 if [ -n "$BASE_TREE" ]; then
 	[ -d "$BASE_TREE" ] || die "BASE_TREE=$BASE_TREE: no such directory"
@@ -61,6 +84,7 @@ if [ -n "$BASE_TREE" ]; then
 	ident="tree $(cd "$BASE_TREE" && pwd) $rev"
 	[ "$(base_ident)" = "$ident" ] && exit 0
 	step "cloning base from $BASE_TREE ($rev)"
+	save_work
 	rm -rf "$SRC" "$WORK"
 	git clone -q --shared --no-checkout "$BASE_TREE" "$SRC" || die "clone of $BASE_TREE failed"
 	git -C "$SRC" checkout -q --detach "$rev" || die "checkout of $rev failed"
@@ -103,6 +127,7 @@ else
 fi
 
 step "unpacking $tarball into $SRC (a few minutes, once)"
+save_work
 rm -rf "$SRC" "$WORK" "$SRC.tmp"
 mkdir -p "$SRC.tmp"
 tar -xJf "$tarball" -C "$SRC.tmp" || die "cannot unpack $tarball"

@@ -8,6 +8,7 @@
 res=$1
 [ -s "$res/samples.tsv" ] || die "no samples in $res/samples.tsv"
 
+tr -d '\r' <"$res/meta" >"$res/meta.clean" && mv "$res/meta.clean" "$res/meta"
 awk -v meta="$res/meta" -v tsv="$res/summary.tsv" -v json="$res/results.json" '
 function isort(a, n,   i, j, t) {
 	for (i = 2; i <= n; i++) {
@@ -23,7 +24,7 @@ function stats(key,   n, a, i) {
 	MED = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	MIN = a[1]; MAX = a[n]; N = n
 }
-function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+function jstr(s) { gsub(/[\r\n\t]/, " ", s); gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
 {
 	k = $1 SUBSEP $3 SUBSEP $4
 	val[k, ++cnt[k]] = $5

@@ -10,8 +10,9 @@ bad=0 n=0
 for p in $(sed -e 's/#.*//' "$TOP/patches/series" | grep -v '^[[:space:]]*$'); do
 	n=$((n + 1))
 	f=$TOP/patches/$p
-	res=$(cd "$SRC" && perl "$cp" --strict --show-types --no-summary --terse \
-		--no-color "$f" 2>&1)
+	res=$(cd "$SRC" && perl "$cp" --strict --show-types --terse --no-color "$f" 2>&1)
+	printf '%s\n' "$res" | grep -q '^total: ' ||
+		die "checkpatch.pl did not run on $p: $(printf '%s\n' "$res" | tail -n 3)"
 	errs=$(printf '%s\n' "$res" | grep -c ': ERROR:')
 	unjust=
 	for t in $(printf '%s\n' "$res" | sed -n 's/.*: \(WARNING\|CHECK\):\([A-Z0-9_]*\):.*/\2/p' | sort -u); do

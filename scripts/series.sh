@@ -3,7 +3,8 @@
 # usage: series.sh apply   apply patches/series onto base in $WORK (git am)
 #        series.sh export  write the commits base..work back to patches/
 #        series.sh check   patches/ and $WORK agree (no diff on export)
-# FORCE=1 apply discards work-tree commits that were never exported.
+# FORCE=1 apply discards work-tree commits that were never exported;
+# ALLOW_DIRTY=1 builds uncommitted changes as they are (experiments).
 . "$(dirname "$0")/lib.sh"
 need git
 PATCHES=$TOP/patches
@@ -16,7 +17,8 @@ list_series() {	# patch file names in order, comments and blanks dropped
 
 ensure_work() {
 	"$TOP/scripts/base-tree.sh" || exit 1
-	if ! git -C "$WORK" rev-parse --git-dir >/dev/null 2>&1; then
+	top=$(git -C "$WORK" rev-parse --show-toplevel 2>/dev/null)
+	if [ "$top" != "$(cd "$WORK" 2>/dev/null && pwd -P)" ] || [ -z "$top" ]; then
 		rm -rf "$WORK"
 		git -C "$SRC" worktree prune
 		git -C "$SRC" worktree add -q -f -B work "$WORK" base ||
@@ -24,11 +26,22 @@ ensure_work() {
 	fi
 }
 
-# format-patch base..work into $1 (deterministic: no hash, no version trailer)
+# format-patch base..work into $1, deterministic: no hash, no version
+# trailer, and none of the user's diff/format settings
 format_into() {
-	git -C "$WORK" format-patch -q --zero-commit --no-signature \
+	git -C "$WORK" -c core.abbrev=12 -c diff.noprefix=false \
+		-c diff.mnemonicPrefix=false -c diff.algorithm=myers \
+		-c diff.renames=true -c diff.relative=false -c format.signOff=false \
+		-c format.numbered=auto -c format.coverLetter=false \
+		-c format.thread=false \
+		format-patch -q --zero-commit --no-signature --no-notes --no-to --no-cc \
 		--subject-prefix=PATCH -o "$1" base..HEAD >/dev/null ||
 		die "git format-patch failed"
+}
+
+# uncommitted changes in $WORK, untracked files included (nothing: clean)
+dirty() {
+	git -C "$WORK" status --porcelain --untracked-files=normal 2>/dev/null | head -n 5
 }
 
 # Write $1/series from the files in $1, keeping the comment headings of the
@@ -44,17 +57,23 @@ write_series() {
 				if (hdr) head = blk; else before[n] = blk
 				hdr = 0; blk = ""
 			}
-			if (hdr) head = blk
+			if (hdr) head = blk; else tail = blk
 			printf "%s", head
 		}
 		{ n = $0; sub(/^[0-9]+-/, "", n); printf "%s%s\n", before[n], $0 }
+		END { printf "%s", tail }
 	' >"$1/series"
 }
 
 cmd_export() {
 	ensure_work
-	git -C "$WORK" diff --quiet HEAD && git -C "$WORK" diff --cached --quiet HEAD ||
-		warn "uncommitted changes in $WORK are not exported (commit them)"
+	[ -z "$(dirty)" ] ||
+		warn "uncommitted changes in $WORK are not exported (commit them; new files: git add -f):
+$(dirty)"
+	if [ "$(git -C "$WORK" rev-list --count base..HEAD)" = 0 ] &&
+	   [ -n "$(list_series)" ] && [ "$FORCE" != 1 ]; then
+		die "$WORK has no commits but patches/series lists patches: refusing to empty patches/ (make apply first; FORCE=1 to empty it)"
+	fi
 	tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 	format_into "$tmp"
 	write_series "$tmp"
@@ -92,17 +111,25 @@ cmd_check() {
 
 cmd_apply() {
 	ensure_work
-	git -C "$WORK" diff --quiet HEAD && git -C "$WORK" diff --cached --quiet HEAD ||
-		[ "$FORCE" = 1 ] || die "uncommitted changes in $WORK (commit and export, or FORCE=1)"
+	if [ -n "$(dirty)" ] && [ "$FORCE" != 1 ]; then
+		if [ "$ALLOW_DIRTY" = 1 ]; then
+			warn "building $WORK with uncommitted changes (ALLOW_DIRTY=1)"
+			agrees || die "ALLOW_DIRTY=1 needs the committed series to match patches/"
+			return 0
+		fi
+		die "uncommitted changes in $WORK (commit and export; ALLOW_DIRTY=1 to build them as they are; FORCE=1 to drop them):
+$(dirty)"
+	fi
 	if [ "$(git -C "$WORK" rev-list --count base..HEAD)" != 0 ] ||
 	   [ -n "$(list_series)" ]; then
-		agrees 2>/dev/null && { msg "series already applied in $WORK"; return 0; }
+		agrees 2>"$CACHE/.series-diff" && { msg "series already applied in $WORK"; return 0; }
 		[ "$(git -C "$WORK" rev-list --count base..HEAD)" = 0 ] || [ "$FORCE" = 1 ] ||
-			die "$WORK has commits that differ from patches/ (make export to keep them, FORCE=1 to drop them)"
+			{ cat "$CACHE/.series-diff" >&2
+			  die "$WORK has commits that differ from patches/ (make export to keep them, FORCE=1 to drop them)"; }
 	fi
 	git -C "$WORK" am --abort >/dev/null 2>&1
-	git -C "$WORK" reset -q --hard base
-	git -C "$WORK" clean -q -fd
+	git -C "$WORK" reset -q --hard base || die "git reset in $WORK failed"
+	git -C "$WORK" clean -q -fd || die "git clean in $WORK failed"
 	n=0
 	for p in $(list_series); do
 		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"

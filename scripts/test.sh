@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 start=$(date +%s)
 fail=0
+"$TOP/scripts/base-tree.sh" --check-newer
 "$TOP/scripts/series.sh" apply || exit 1
 "$TOP/scripts/series.sh" check || exit 1
 step "checkpatch --strict"
@@ -20,6 +21,7 @@ done
 
 list=$TOP/tests/kselftests
 cmds=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
+[ -n "$cmds" ] || die "$list names no test"
 SELFTESTS=$(printf '%s\n' "$cmds" | awk '{ print $1 }' | sort -u | tr '\n' ' ')
 export SELFTESTS
 "$TOP/scripts/build-selftests.sh" || exit 1
@@ -33,14 +35,14 @@ grc=$?
 case $grc in
 0) ;;
 124) msg "FAIL: guest timed out"; fail=1 ;;
-*) msg "FAIL: guest run failed (exit $grc; splat, crash or a failing test)"; fail=1 ;;
+*) msg "FAIL: guest run failed (exit $grc: kernel splat or crash, see above)"; fail=1 ;;
 esac
 
 step "kselftest results (output: ${run#"$TOP"/}/output.log)"
 sum=$("$TOP/scripts/tap-summary.sh" "$run/output.log")
 printf '%s\n' "$sum" | sed '$d' | sed 's/^/  /'
 set -- $(printf '%s\n' "$sum" | tail -n 1)
-P=$1 F=$2 S=$3
+P=${1:-0} F=${2:-1} S=${3:-0}
 # a splat, crash or timeout fails the run even when every case passed
 [ $grc != 0 ] && [ $F = 0 ] && F=1
 F=$((F + cpf))

@@ -5,9 +5,10 @@
 # (cwd /files, where FILES are copied), prints its output, exits with its
 # status. Logs in build/KERNEL-VARIANT/NAME/ (NAME: $RUN_NAME or vm-run).
 . "$(dirname "$0")/lib.sh"
+[ $# -ge 3 ] && [ -n "$3" ] ||
+	die "usage: make vm-run KERNEL=base|patched CMD='...' [FILES='...']"
 kernel=$1 variant=$2 cmd=$3
-shift 3 2>/dev/null
-[ -n "$cmd" ] || die "usage: make vm-run KERNEL=base|patched CMD='...' [FILES='...']"
+shift 3
 img=$("$TOP/scripts/build-kernel.sh" "$kernel" "$variant") || exit 1
 "$TOP/scripts/build-selftests.sh" || exit 1
 run=$BUILD/$kernel-$variant/${RUN_NAME:-vm-run}
