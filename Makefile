@@ -31,7 +31,7 @@ shq = $(subst ','\'',$(1))
 all: help
 help:
 	@sed -n 's/^## //p' README.md 2>/dev/null || true
-	@echo "targets: run test vm-run base apply export check-export kernel config-show deps clean"
+	@echo "targets: run test vm-run deps base apply export check-export kernel selftests config-show readme-results clean distclean help"
 
 deps:
 	@scripts/deps.sh

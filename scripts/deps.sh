@@ -16,8 +16,8 @@ done
 [ -z "$missing" ] && exit 0
 
 if [ "$1" = --check ] || [ "$(id -u)" != 0 ]; then
-	need $TOOLS
 	warn "packages not installed:$missing (run 'make deps' as root)"
+	need $TOOLS
 	exit 0
 fi
 step "installing:$missing"

@@ -64,10 +64,25 @@ for r in $(seq 1 "$rounds"); do
 		*) cat "$log/qemu.err" >&2
 		   die "$k round $r failed (exit $grc; logs: $log)" ;;
 		esac
+		# one sample per boot and metric: the median of its INNER runs
 		awk -v k="$k" -v r="$r" '/^swap_batch: metric=/ {
 			for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-			print k, r, v["metric"], v["page"], v["ms"] }' \
-			"$log/output.log" >>"$res/samples.tsv"
+			key = v["metric"] " " v["page"]
+			if (!(key in n)) order[++nk] = key
+			ms[key, ++n[key]] = v["ms"] + 0
+		}
+		END {
+			for (j = 1; j <= nk; j++) {
+				key = order[j]; c = n[key]
+				for (i = 1; i <= c; i++) a[i] = ms[key, i]
+				for (i = 2; i <= c; i++)
+					for (m = i; m > 1 && a[m - 1] > a[m]; m--) {
+						t = a[m]; a[m] = a[m - 1]; a[m - 1] = t
+					}
+				med = (c % 2) ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+				print k, r, key, med
+			}
+		}' "$log/output.log" >>"$res/samples.tsv"
 	done
 done
 clock=$(sed -n 's/^clocksource: //p' "$res/base-round1/output.log" | tr -d '\r' | head -n 1)
@@ -75,12 +90,13 @@ accel=$(grep -o -- '-accel [a-z]*' "$res/base-round1/qemu.cmd" | cut -d' ' -f2)
 cat >"$res/meta" <<EOM
 date=$stamp
 base=$(cat "$BUILD/base-perf/base-version")
+base_rev=$(cat "$BUILD/base-perf/kernel-rev")
 patched=$(cat "$BUILD/patched-perf/kernel-rev")
 series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" | wc -l)
 machine=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 accel=$accel
 clocksource=$clock
-guest=${SMP:-2} vCPUs, ${MEM:-2G}, zram ${ZRAM_SIZE:-1G} ${ZRAM_COMP:-lz4}
+guest=${SMP:-2} vCPUs, ${MEM:-2G}, zram ${ZRAM_SIZE:-1G} ${ZRAM_COMP:-lz4}, lru_gen=${LRU_GEN:-1}
 command=make run ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner
 rounds=$rounds
 took_s=$(($(date +%s) - start))
