@@ -1,13 +1,17 @@
 #!/bin/sh
 # Make the .config of a guest kernel: tinyconfig, then the fragments
-#   configs/common.config, configs/$VARIANT.config, $KCONFIG_EXTRA (user),
-#   configs/required.config (last, so it wins),
-# then olddefconfig. Every option the merged fragments ask for must survive.
+#   configs/common.config, configs/$VARIANT.config, configs/series.config
+#   (debug only), $KCONFIG_EXTRA (user), configs/required.config (last, so
+#   it wins), then olddefconfig. Every option the merged fragments ask for
+#   must survive, but for series.config's options on a tree whose Kconfig
+#   does not define them (the base: the series adds them).
 # usage: kconfig.sh SRCDIR BUILDDIR VARIANT [--dry-run]
 . "$(dirname "$0")/lib.sh"
 src=$(realpath -m "$1") out=$(realpath -m "$2") variant=$3
 [ -f "$TOP/configs/$variant.config" ] || die "no config variant '$variant' (configs/*.config)"
 frags="$TOP/configs/common.config $TOP/configs/$variant.config"
+series_frag=$TOP/configs/series.config
+[ "$variant" = debug ] && frags="$frags $series_frag"
 if [ -n "$KCONFIG_EXTRA" ]; then
 	[ -f "$KCONFIG_EXTRA" ] || die "KCONFIG_EXTRA=$KCONFIG_EXTRA: no such file"
 	frags="$frags $KCONFIG_EXTRA"
@@ -46,6 +50,12 @@ while read -r opt val; do
 		msg "config: $opt should be off but is $got"
 	else
 		[ "$got" = "$val" ] && continue
+		sym=${opt#CONFIG_}
+		if [ -z "$got" ] && grep -q "^$opt=" "$series_frag" &&
+		   ! grep -rqs --include='Kconfig*' "^\(menu\)\?config $sym\$" "$src"; then
+			msg "config: $opt is not in this tree (the series adds it): skipped"
+			continue
+		fi
 		msg "config: $opt=$val was dropped by olddefconfig (got '${got:-not set}')"
 	fi
 	bad=1
