@@ -25,13 +25,13 @@ export SELFTESTS ?= cow mkdirty swap_batch
 # CMD is passed verbatim ($$ needs no doubling): single-quoted for the shell
 shq = $(subst ','\'',$(1))
 
-.PHONY: all deps base apply export check-export kernel selftests vm-run \
-	config-show test run readme-results clean distclean help
+.PHONY: all deps base apply export check-export bisect-check kernel selftests \
+	vm-run config-show test run readme-results clean distclean help
 
 all: help
 help:
 	@sed -n 's/^## //p' README.md 2>/dev/null || true
-	@echo "targets: run test vm-run deps base apply export check-export kernel selftests config-show readme-results clean distclean help"
+	@echo "targets: run test vm-run deps base apply export check-export bisect-check kernel selftests config-show readme-results clean distclean help"
 
 deps:
 	@scripts/deps.sh
@@ -47,6 +47,9 @@ export:
 
 check-export:
 	@scripts/series.sh check
+
+bisect-check: deps
+	@scripts/bisect-check.sh $(VARIANT)
 
 kernel: deps
 	@scripts/build-kernel.sh $(KERNEL) $(VARIANT)
