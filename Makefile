@@ -19,19 +19,22 @@ export BASE_TREE ?=
 export BASE_REF ?=
 export BASE_STRICT ?=
 export KCONFIG_EXTRA ?=
+# make send: V (version), RFC=1, RESEND=1, SEND=1 (really send), SEND_OPTS
+export V RFC RESEND SEND SEND_OPTS
 # upstream mm selftests built for the guest (see README: why these)
 export SELFTESTS ?= cow mkdirty swap_batch
 
 # CMD is passed verbatim ($$ needs no doubling): single-quoted for the shell
 shq = $(subst ','\'',$(1))
 
-.PHONY: all deps base apply export check-export bisect-check kernel selftests \
-	vm-run config-show test run readme-results clean distclean help
+.PHONY: all deps base apply export check-export prefix-check bisect-check kernel \
+	selftests vm-run config-show test run publish readme-results cover send \
+	clean distclean help
 
 all: help
 help:
 	@sed -n 's/^## //p' README.md 2>/dev/null || true
-	@echo "targets: run test vm-run deps base apply export check-export bisect-check kernel selftests config-show readme-results clean distclean help"
+	@echo "targets: run test vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
 
 deps:
 	@scripts/deps.sh
@@ -48,8 +51,13 @@ export:
 check-export:
 	@scripts/series.sh check
 
+# every prefix builds (perf kernel) and the mm/ ones boot and pass swap_batch -t
+prefix-check: deps
+	@scripts/prefix-check.sh $(or $(PREFIX_VARIANT),perf)
+
+# builds only, VARIANT's kernel (what the debug fragments add included)
 bisect-check: deps
-	@scripts/bisect-check.sh $(VARIANT)
+	@PREFIX_BOOT=0 scripts/prefix-check.sh $(VARIANT)
 
 kernel: deps
 	@scripts/build-kernel.sh $(KERNEL) $(VARIANT)
@@ -69,8 +77,19 @@ test: deps
 run: deps
 	@scripts/run.sh
 
+# copy a run (RESULTS=results/STAMP, default the latest) into measured/,
+# then write README's table and the cover letter from it
+publish:
+	@scripts/publish-results.sh $(RESULTS)
+
 readme-results:
 	@scripts/readme-results.sh $(RESULTS)
+
+cover:
+	@scripts/series.sh cover
+
+send: deps
+	@scripts/send.sh
 
 clean:
 	rm -rf build

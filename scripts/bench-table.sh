@@ -63,6 +63,9 @@ END {
 }' "$res/samples.tsv" >"$res/table.txt" || die "summary failed"
 
 {
+	if [ "$(sed -n 's/^null=//p' "$res/meta")" = 1 ]; then
+		echo "NULL RUN: both columns are the base kernel (\"patched\" = base booted again)"
+	fi
 	echo "swap_batch, base vs patched: medians of $(sed -n 's/^rounds=//p' "$res/meta") boots each, alternating; ratio = base/patched (>1: patched faster)"
 	sed -e 's/^/  /' "$res/table.txt"
 	sed -n -e 's/^base=/base kernel: /p' -e 's/^machine=/host: /p' -e 's/^accel=/qemu accel: /p' \

@@ -2,18 +2,21 @@
 # Build static mm selftests from the work tree (base + series) into
 # build/selftests, for the guest initramfs.
 # usage: build-selftests.sh [PROGRAM...]   (default: $SELFTESTS)
+# Env: SELFTEST_TREE (another source tree, used as it is: no series
+# apply), SELFTEST_OUT (output folder instead of build/selftests).
 . "$(dirname "$0")/lib.sh"
 need make gcc
-"$TOP/scripts/series.sh" apply || exit 1
+tree=${SELFTEST_TREE:-$WORK}
+[ -n "$SELFTEST_TREE" ] || "$TOP/scripts/series.sh" apply || exit 1
 progs=${*:-$SELFTESTS}
 [ -n "$progs" ] || die "no selftest programs named"
-hdr=$WORK/.out/headers
-out=$BUILD/selftests
+hdr=$tree/.out/headers
+out=${SELFTEST_OUT:-$BUILD/selftests}
 mkdir -p "$hdr" "$out"
 step "building selftests: $progs"
-make -s -C "$WORK" O="$hdr" headers >"$hdr/headers.log" 2>&1 ||
+make -s -C "$tree" O="$hdr" headers >"$hdr/headers.log" 2>&1 ||
 	{ tail -n 20 "$hdr/headers.log" >&2; die "make headers failed"; }
-sel=$WORK/tools/testing/selftests/mm
+sel=$tree/tools/testing/selftests/mm
 targets=
 for p in $progs; do
 	[ -f "$sel/$p.c" ] || die "selftest '$p' not found in $sel"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the guest initramfs: mkinitramfs.sh OUT.cpio CMD [FILES...]
-# busybox-static, guest/init, build/selftests/* in /opt/tests, FILES in
-# /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
+# busybox-static, guest/init, build/selftests/* (or $SELFTEST_OUT/*) in
+# /opt/tests, FILES in /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
 # MTHP_MODE LRU_GEN (see guest/init).
 . "$(dirname "$0")/lib.sh"
 need cpio
@@ -19,7 +19,8 @@ cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$TOP/guest/init" "$stage/init"
 chmod 755 "$stage/init"
-[ -d "$BUILD/selftests" ] && cp -r "$BUILD/selftests/." "$stage/opt/tests/"
+tests=${SELFTEST_OUT:-$BUILD/selftests}
+[ -d "$tests" ] && cp -r "$tests/." "$stage/opt/tests/"
 for f in "$@"; do
 	[ -e "$f" ] || die "FILES: $f does not exist"
 	cp -rL "$f" "$stage/files/"

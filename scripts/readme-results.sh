@@ -1,10 +1,10 @@
 #!/bin/sh
 # Put a `make run` table into README.md between the results markers, so
 # README numbers always come from a real run.
-# usage: readme-results.sh [RESULTS_DIR]   (default: results/latest)
+# usage: readme-results.sh [RESULTS_DIR]   (default: measured/results)
 . "$(dirname "$0")/lib.sh"
-res=${1:-$TOP/results/latest}
-[ -f "$res/table.txt" ] || die "no $res/table.txt (run make run first)"
+res=${1:-$TOP/measured/results}
+[ -f "$res/table.txt" ] || die "no $res/table.txt (make run, then make publish)"
 readme=$TOP/README.md
 grep -q '^<!-- results:begin -->$' "$readme" && grep -q '^<!-- results:end -->$' "$readme" ||
 	die "README.md lacks the <!-- results:begin/end --> markers"

@@ -5,9 +5,14 @@
 # BENCH_PAGES (KiB), and prints a table (scripts/bench-table.sh), with JSON
 # and a PNG chart under results/.
 # Env: ROUNDS (5), BENCH_MIB (256), BENCH_PAGES ("4 64"), INNER (1: runs
-# per boot; the boot's sample is their median).
+# per boot; the boot's sample is their median), NULL (1: a null run, base
+# against itself: the second kernel of each round is base again, labelled
+# "patched", to measure the noise band).
 . "$(dirname "$0")/lib.sh"
 rounds=${ROUNDS:-5} mib=${BENCH_MIB:-256} pages=${BENCH_PAGES:-4 64} inner=${INNER:-1}
+null=${NULL:-0}
+kernels="base patched"
+[ "$null" = 1 ] && kernels=base
 [ "$rounds" -ge 1 ] 2>/dev/null || die "ROUNDS must be a number >= 1"
 start=$(date +%s)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -15,7 +20,7 @@ res=$TOP/results/$stamp
 mkdir -p "$res"
 "$TOP/scripts/base-tree.sh" --check-newer
 
-for k in base patched; do
+for k in $kernels; do
 	img=$("$TOP/scripts/build-kernel.sh" "$k" perf) || exit 1
 	cfg=$BUILD/$k-perf/.config
 	for o in LOCKDEP PROVE_LOCKING DEBUG_SPINLOCK DEBUG_MUTEXES DEBUG_LOCK_ALLOC \
@@ -46,9 +51,11 @@ for r in $(seq 1 "$rounds"); do
 		n=$((n + 1))
 		msg "[$n/$total] round $r: $k-perf, swap_batch -b ${mib} MiB, pages: $pages KiB"
 		log=$res/$k-round$r
+		img=$BUILD/$k-perf/bzImage
+		[ "$null" = 1 ] && img=$BUILD/base-perf/bzImage
 		mkdir -p "$log"
 		"$TOP/scripts/mkinitramfs.sh" "$log/initramfs.cpio" "$cmd" || exit 1
-		"$TOP/scripts/qemu-run.sh" "$BUILD/$k-perf/bzImage" "$log/initramfs.cpio" \
+		"$TOP/scripts/qemu-run.sh" "$img" "$log/initramfs.cpio" \
 			"$log" >"$log/guest.out" 2>"$log/qemu.err"
 		grc=$?
 		rm -f "$log/initramfs.cpio"
@@ -91,13 +98,15 @@ cat >"$res/meta" <<EOM
 date=$stamp
 base=$(cat "$BUILD/base-perf/base-version")
 base_rev=$(cat "$BUILD/base-perf/kernel-rev")
-patched=$(cat "$BUILD/patched-perf/kernel-rev")
+patched=$(if [ "$null" = 1 ]; then echo "base (null run)"; else cat "$BUILD/patched-perf/kernel-rev"; fi)
+null=$null
+series_hash=$("$TOP/scripts/series.sh" hash)
 series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" | wc -l)
 machine=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 accel=$accel
 clocksource=$clock
 guest=${SMP:-2} vCPUs, ${MEM:-2G}, zram ${ZRAM_SIZE:-1G} ${ZRAM_COMP:-lz4}, lru_gen=${LRU_GEN:-1}
-command=make run ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner
+command=make run ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")
 rounds=$rounds
 took_s=$(($(date +%s) - start))
 EOM

@@ -1,14 +1,19 @@
 #!/bin/sh
 # The patch queue: patches/series <-> commits base..work in $WORK.
 # usage: series.sh apply   apply patches/series onto base in $WORK (git am)
-#        series.sh export  write the commits base..work back to patches/
+#        series.sh export  write the commits base..work back to patches/,
+#                          with the cover letter (scripts/cover-letter.sh)
 #        series.sh check   patches/ and $WORK agree (no diff on export)
+#        series.sh cover   write only patches/0000-cover-letter.patch
+#        series.sh hash    print a hash of the series (names and contents)
+#        series.sh format DIR PREFIX   the mails of base..work, for sending
 # FORCE=1 apply discards work-tree commits that were never exported;
 # ALLOW_DIRTY=1 builds uncommitted changes as they are (experiments).
 . "$(dirname "$0")/lib.sh"
 need git
 PATCHES=$TOP/patches
 SERIES=$PATCHES/series
+COVER=0000-cover-letter.patch
 
 list_series() {	# patch file names in order, comments and blanks dropped
 	[ -f "$SERIES" ] || return 0
@@ -27,7 +32,7 @@ ensure_work() {
 }
 
 # format-patch base..work into $1, deterministic: no hash, no version
-# trailer, and none of the user's diff/format settings
+# trailer, and none of the user's diff/format settings; $2: subject prefix
 format_into() {
 	git -C "$WORK" -c core.abbrev=12 -c diff.noprefix=false \
 		-c diff.mnemonicPrefix=false -c diff.algorithm=myers \
@@ -35,7 +40,7 @@ format_into() {
 		-c format.numbered=auto -c format.coverLetter=false \
 		-c format.thread=false \
 		format-patch -q --zero-commit --no-signature --no-notes --no-to --no-cc \
-		--subject-prefix=PATCH -o "$1" base..HEAD >/dev/null ||
+		--subject-prefix="${2:-PATCH}" -o "$1" base..HEAD >/dev/null ||
 		die "git format-patch failed"
 }
 
@@ -47,7 +52,7 @@ dirty() {
 # Write $1/series from the files in $1, keeping the comment headings of the
 # old series in front of the patch (by name sans number) they preceded.
 write_series() {
-	(cd "$1" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null) |
+	(cd "$1" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null) | grep -v "^$COVER\$" |
 	awk -v old="$SERIES" '
 		BEGIN {
 			hdr = 1
@@ -77,6 +82,7 @@ $(dirty)"
 	tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 	format_into "$tmp"
 	write_series "$tmp"
+	"$TOP/scripts/cover-letter.sh" "$tmp/$COVER" || exit 1
 	mkdir -p "$PATCHES"
 	rm -f "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch
 	for f in "$tmp"/*; do
@@ -85,15 +91,20 @@ $(dirty)"
 	step "exported $(list_series | wc -l) patch(es) to patches/"
 }
 
-# 0 when exporting $WORK now would change nothing in patches/
+# 0 when exporting $WORK now would change nothing in patches/; the cover
+# letter counts only with --with-cover (new results change just that)
 agrees() {
 	tmp=$(mktemp -d)
 	format_into "$tmp"
 	write_series "$tmp"
+	if [ "$1" = --with-cover ]; then
+		"$TOP/scripts/cover-letter.sh" "$tmp/$COVER" || exit 1
+	fi
 	: >"$tmp/.diff"
 	for f in "$tmp"/series "$tmp"/[0-9]*.patch "$PATCHES"/[0-9]*.patch; do
 		[ -e "$f" ] || continue
 		b=$(basename "$f")
+		[ "$b" = "$COVER" ] && [ "$1" != --with-cover ] && continue
 		cmp -s "$tmp/$b" "$PATCHES/$b" || echo "$b" >>"$tmp/.diff"
 	done
 	sort -u "$tmp/.diff" >"$tmp/.d2"
@@ -105,7 +116,7 @@ agrees() {
 
 cmd_check() {
 	ensure_work
-	agrees || die "patches/ and $WORK disagree (make export, or make apply FORCE=1)"
+	agrees --with-cover || die "patches/ and $WORK disagree (make export, or make apply FORCE=1)"
 	msg "patches/ and the work tree agree ($(list_series | wc -l) patches)"
 }
 
@@ -138,16 +149,34 @@ $(dirty)"
 			am -q --committer-date-is-author-date "$PATCHES/$p" 2>&1); then
 			git -C "$WORK" am --abort >/dev/null 2>&1
 			printf '%s\n' "$out" | grep -E '^(error|Patch failed|fatal)' | head -n 5 >&2
-			die "patch $p does not apply on $(cat "$SRC/.git/base-version")"
+			files=$(printf '%s\n' "$out" | sed -n 's/^error: patch failed: \(.*\):[0-9]*$/\1/p' |
+				sort -u | tr '\n' ' ')
+			die "patch $p does not apply on $(cat "$SRC/.git/base-version")${files:+ (conflicting file: $files)}"
 		fi
 		n=$((n + 1))
 	done
 	step "applied $n patch(es) onto base in $WORK"
 }
 
+cmd_cover() {
+	ensure_work
+	agrees || die "patches/ and $WORK disagree: make apply (or export) first"
+	"$TOP/scripts/cover-letter.sh" "$PATCHES/$COVER" || exit 1
+	step "wrote patches/$COVER"
+}
+
+cmd_hash() {
+	need sha256sum
+	{ list_series; for p in $(list_series); do cat "$PATCHES/$p"; done; } |
+		sha256sum | cut -c1-16
+}
+
 case $1 in
 apply) cmd_apply ;;
 export) cmd_export ;;
 check) cmd_check ;;
-*) die "usage: $0 apply|export|check" ;;
+cover) cmd_cover ;;
+hash) cmd_hash ;;
+format) [ -d "$2" ] || die "usage: $0 format DIR PREFIX"; format_into "$2" "$3" ;;
+*) die "usage: $0 apply|export|check|cover|hash|format" ;;
 esac

@@ -11,6 +11,7 @@ pat="$pat|inconsistent lock state|suspicious RCU usage|INFO: lockdep"
 pat="$pat|Bad page|[Bb]ad swap|Unused swap (file|offset) entry|swap_info_get|swap_dup"
 pat="$pat|rcu.*detected stalls|self-detected stall|soft lockup|hung_task|blocked for more than"
 pat="$pat|list_add corruption|list_del corruption|refcount_t:|page dumped because"
+pat="$pat|VM_FAULT_OOM leaked out"
 hits=$(grep -n -E "$pat" "$log" | grep -v -E 'guest: running:')
 [ -z "$hits" ] && exit 0
 echo "kernel splat(s) in $log:" >&2
