@@ -28,13 +28,13 @@ export SELFTESTS ?= cow mkdirty swap_batch
 shq = $(subst ','\'',$(1))
 
 .PHONY: all deps base apply export check-export prefix-check bisect-check kernel \
-	selftests vm-run config-show test run publish readme-results cover send \
+	selftests vm-run config-show test stress publish-stress run publish readme-results cover send \
 	clean distclean help
 
 all: help
 help:
 	@sed -n 's/^## //p' README.md 2>/dev/null || true
-	@echo "targets: run test vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
+	@echo "targets: run test stress publish-stress vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
 
 deps:
 	@scripts/deps.sh
@@ -73,6 +73,13 @@ vm-run: deps
 
 test: deps
 	@scripts/test.sh
+
+# long stress run on the debug kernel: KERNEL, DURATION (s), SEED, WORKERS
+stress: deps
+	@scripts/stress.sh
+
+publish-stress:
+	@scripts/publish-stress.sh
 
 run: deps
 	@scripts/run.sh

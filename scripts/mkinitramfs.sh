@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the guest initramfs: mkinitramfs.sh OUT.cpio CMD [FILES...]
-# busybox-static, guest/init, build/selftests/* (or $SELFTEST_OUT/*) in
-# /opt/tests, FILES in /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
+# busybox-static, guest/init, build/selftests/* (or $SELFTEST_OUT/*) and
+# build/stress/swap-stress in /opt/tests, FILES in /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
 # MTHP_MODE LRU_GEN (see guest/init).
 . "$(dirname "$0")/lib.sh"
 need cpio
@@ -21,6 +21,8 @@ cp "$TOP/guest/init" "$stage/init"
 chmod 755 "$stage/init"
 tests=${SELFTEST_OUT:-$BUILD/selftests}
 [ -d "$tests" ] && cp -r "$tests/." "$stage/opt/tests/"
+# the stress suite (scripts/build-stress.sh), when built
+[ -x "$BUILD/stress/swap-stress" ] && cp "$BUILD/stress/swap-stress" "$stage/opt/tests/"
 for f in "$@"; do
 	[ -e "$f" ] || die "FILES: $f does not exist"
 	cp -rL "$f" "$stage/files/"

@@ -6,8 +6,9 @@
 # only touches tools/ is skipped (same kernel as the one before), but for
 # the last. Every prefix built is booted (each changes the kernel: mm/ or
 # the headers it uses; a boot takes seconds), with its own swap_batch built
-# from that prefix, and runs its test mode (swap_batch -t): exit status,
-# failed cases, kernel splats and timeouts count.
+# from that prefix when it has one, and runs its test mode (swap_batch -t)
+# and the stress suite's short mode (swap-stress, the harness's own): exit
+# status, failed cases, kernel splats and timeouts count.
 # Names the first patch that breaks the build (or adds a compiler warning
 # in a file it touches), a boot or a test; exit 1 then. On success, writes
 # cache/prefix-check/<series hash>-VARIANT.ok, which `make send` looks for.
@@ -17,6 +18,7 @@
 variant=${1:-perf}
 need make gcc flex bison bc git
 "$TOP/scripts/series.sh" apply || exit 1
+"$TOP/scripts/build-stress.sh" || exit 1
 dir=$CACHE/bisect
 out=$dir/.out/$variant
 tests=$dir/.out/selftests
@@ -73,13 +75,20 @@ for c in $(git -C "$WORK" rev-list --reverse base..HEAD); do
 	[ "${PREFIX_BOOT:-1}" = 1 ] || continue
 	t=$(date +%s)
 	rm -rf "$tests"
-	SELFTEST_TREE=$dir SELFTEST_OUT=$tests "$TOP/scripts/build-selftests.sh" swap_batch \
-		2>"$logs/$k-selftests.log" ||
-		{ cat "$logs/$k-selftests.log" >&2; die "$name: swap_batch does not build"; }
+	label="swap-stress -s 1 -r 60"
+	if [ -f "$dir/tools/testing/selftests/mm/swap_batch.c" ]; then
+		SELFTEST_TREE=$dir SELFTEST_OUT=$tests "$TOP/scripts/build-selftests.sh" swap_batch \
+			2>"$logs/$k-selftests.log" ||
+			{ cat "$logs/$k-selftests.log" >&2; die "$name: swap_batch does not build"; }
+		label="swap_batch -t; $label"
+	fi
 	run=$logs/$k
 	SELFTEST_OUT=$tests "$TOP/scripts/mkinitramfs.sh" "$run.cpio" \
-		'echo "# selftest: swap_batch -t"; swap_batch -t; r=$?
-echo "# selftest-exit: $r"; [ $r = 0 ] || [ $r = 4 ]' || exit 1
+		"rc=0
+t() { echo \"# selftest: \$*\"; \"\$@\"; r=\$?; echo \"# selftest-exit: \$r\"
+	[ \$r = 0 ] || [ \$r = 4 ] || rc=1; }
+$(printf '%s\n' "$label" | tr ';' '\n' | sed 's/^ *//; s/^/t /')
+exit \$rc" || exit 1
 	# swap_batch -t takes seconds on the perf kernel: a hang shows sooner
 	TIMEOUT=${PREFIX_TIMEOUT:-240} "$TOP/scripts/qemu-run.sh" "$out/arch/x86/boot/bzImage" \
 		"$run.cpio" "$run" >"$run.out" 2>"$run.err"
@@ -95,15 +104,15 @@ echo "# selftest-exit: $r"; [ $r = 0 ] || [ $r = 4 ]' || exit 1
 		fi
 		case $grc in
 		124) why="the guest hangs (timeout)" ;;
-		splat) why="a kernel splat in the console (swap_batch -t: $sum)" ;;
+		splat) why="a kernel splat in the console ($label: $sum)" ;;
 		*) grep -q '^ok ' "$run/output.log" 2>/dev/null &&
-			why="swap_batch -t fails ($sum)" ||
+			why="$label fails ($sum)" ||
 			why="does not boot or the test did not run (exit $grc)" ;;
 		esac
 		die "$name: $why; logs: ${run#"$TOP"/}/"
 	fi
 	booted=$((booted + 1))
-	msg "$name: boots, swap_batch -t: $sum in $(($(date +%s) - t)) s"
+	msg "$name: boots, $label: $sum in $(($(date +%s) - t)) s"
 done
 took=$(($(date +%s) - start))
 [ "${PREFIX_BOOT:-1}" = 1 ] || { msg "all $n prefixes of the series build ($variant, no boots)"; exit 0; }
@@ -111,4 +120,4 @@ mkdir -p "$CACHE/prefix-check"
 printf 'series %s\nvariant %s\nprefixes %s built %s booted %s\ntook_s %s\ndate %s\n' \
 	"$key" "$variant" "$n" "$built" "$booted" "$took" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	>"$CACHE/prefix-check/$key-$variant.ok"
-msg "all $n prefixes of the series build ($variant: $built builds, $booted boots with swap_batch -t) in $((took / 60)) min $((took % 60)) s"
+msg "all $n prefixes of the series build ($variant: $built builds, $booted boots with swap_batch -t and swap-stress) in $((took / 60)) min $((took % 60)) s"

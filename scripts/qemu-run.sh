@@ -2,7 +2,8 @@
 # Boot a kernel with an initramfs in QEMU and collect its output.
 # usage: qemu-run.sh BZIMAGE INITRAMFS RUNDIR
 # Env: MEM (default 2G), SMP (2), TIMEOUT (seconds, 600), APPEND (extra
-# kernel command line), ACCEL (kvm|tcg, default: kvm when usable).
+# kernel command line), ACCEL (kvm|tcg, default: kvm when usable),
+# SPLAT_STOP (1: stop the guest SPLAT_GRACE=15 s after the first splat).
 # Writes RUNDIR/console.log (kernel console) and RUNDIR/output.log (the
 # command's output, ttyS1), prints the output, and exits with the guest
 # command's exit status; non-zero on timeout or any kernel splat.
@@ -31,10 +32,39 @@ set -- qemu-system-x86_64 $cpu -smp "${SMP:-2}" -m "${MEM:-2G}" \
 echo "$*" >"$run/qemu.cmd"
 msg "+ $*"
 start=$(date +%s)
-timeout -k 10 "${TIMEOUT:-600}" "$@" </dev/null
+rm -f "$run/splat-stop"
+timeout -k 10 "${TIMEOUT:-600}" "$@" </dev/null &
+qpid=$!
+# Stop early on a splat: a kernel that live-locks after one (a swap
+# reference lost, say) would otherwise run into TIMEOUT. SPLAT_GRACE
+# seconds after the first one, for the reports that follow it.
+watch=
+if [ "${SPLAT_STOP:-1}" = 1 ]; then
+	(
+		while kill -0 "$qpid" 2>/dev/null; do
+			sleep 5
+			# 1: a splat (0: none; 2: no console log yet)
+			"$TOP/scripts/splat-scan.sh" "$console" >/dev/null 2>&1
+			[ $? = 1 ] || continue
+			sleep "${SPLAT_GRACE:-15}"
+			echo "$(($(date +%s) - start))" >"$run/splat-stop"
+			kill "$qpid" 2>/dev/null
+			break
+		done
+	) &
+	watch=$!
+fi
+wait "$qpid"
 qrc=$?
+[ -n "$watch" ] && kill "$watch" 2>/dev/null
 wall=$(($(date +%s) - start))
 echo "$wall" >"$run/wall-seconds"
+if [ -f "$run/splat-stop" ]; then
+	[ -f "$output" ] && sed '/^guest-exit: /d' "$output"
+	msg "error: kernel splat: guest stopped $(cat "$run/splat-stop") s after boot (SPLAT_STOP=0 lets it run on)"
+	"$TOP/scripts/splat-scan.sh" "$console"
+	exit 1
+fi
 
 [ -f "$output" ] && sed '/^guest-exit: /d' "$output" | sed '${/^$/d;}'
 if [ $qrc = 124 ] || [ $qrc = 137 ]; then

@@ -22,9 +22,14 @@ done
 list=$TOP/tests/kselftests
 cmds=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
 [ -n "$cmds" ] || die "$list names no test"
-SELFTESTS=$(printf '%s\n' "$cmds" | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+# programs of the stress suite (stress/*.c) are built here, the rest are
+# kernel selftests
+stress=$(cd "$TOP/stress" && ls ./*.c | sed 's|^\./||; s|\.c$||')
+SELFTESTS=$(printf '%s\n' "$cmds" | awk '{ print $1 }' | sort -u |
+	grep -v -x -F "$stress" | tr '\n' ' ')
 export SELFTESTS
 "$TOP/scripts/build-selftests.sh" || exit 1
+"$TOP/scripts/build-stress.sh" || exit 1
 guest_cmd=$(printf '%s\n' 't() { echo "# selftest: $*"; "$@"; echo "# selftest-exit: $?"; }'
 	printf '%s\n' "$cmds" | sed 's/^/t /')
 mkdir -p "$run"

@@ -11,6 +11,7 @@ kernel=$1 variant=$2 cmd=$3
 shift 3
 img=$("$TOP/scripts/build-kernel.sh" "$kernel" "$variant") || exit 1
 "$TOP/scripts/build-selftests.sh" || exit 1
+"$TOP/scripts/build-stress.sh" || exit 1
 run=$BUILD/$kernel-$variant/${RUN_NAME:-vm-run}
 mkdir -p "$run"
 "$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$cmd" "$@" || exit 1
