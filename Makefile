@@ -28,13 +28,13 @@ export SELFTESTS ?= cow mkdirty swap_batch
 shq = $(subst ','\'',$(1))
 
 .PHONY: all deps base apply export check-export prefix-check bisect-check kernel \
-	selftests vm-run config-show test stress publish-stress run publish readme-results cover send \
+	selftests vm-run config-show test stress publish-stress run cow-counters publish readme-results cover send \
 	clean distclean help
 
 all: help
 help:
 	@sed -n 's/^## //p' README.md 2>/dev/null || true
-	@echo "targets: run test stress publish-stress vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
+	@echo "targets: run test stress publish-stress cow-counters vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
 
 deps:
 	@scripts/deps.sh
@@ -83,6 +83,10 @@ publish-stress:
 
 run: deps
 	@scripts/run.sh
+
+# the COW counters on the base + the counter patch only (see README)
+cow-counters: deps
+	@scripts/cow-counters.sh
 
 # copy a run (RESULTS=results/STAMP, default the latest) into measured/,
 # then write README's table and the cover letter from it

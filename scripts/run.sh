@@ -7,10 +7,21 @@
 # Env: ROUNDS (5), BENCH_MIB (256), BENCH_PAGES ("4 64"), INNER (1: runs
 # per boot; the boot's sample is their median), NULL (1: a null run, base
 # against itself: the second kernel of each round is base again, labelled
-# "patched", to measure the noise band).
+# "patched", to measure the noise band), BENCH (swap: swap_batch -b; cowws:
+# the fork-and-write workload swap_batch -w, WL_SECONDS (30) a run,
+# WL_CHILDREN (3), with its counters in cowws.txt), LRU_GEN (1/0).
 . "$(dirname "$0")/lib.sh"
 rounds=${ROUNDS:-5} mib=${BENCH_MIB:-256} pages=${BENCH_PAGES:-4 64} inner=${INNER:-1}
-null=${NULL:-0}
+null=${NULL:-0} bench=${BENCH:-swap}
+wl_seconds=${WL_SECONDS:-30} wl_children=${WL_CHILDREN:-3}
+case $bench in
+swap) run_args="-b" ;;
+cowws)
+	[ "$wl_seconds" -ge 1 ] 2>/dev/null || die "WL_SECONDS must be a number >= 1"
+	[ "$wl_children" -ge 0 ] 2>/dev/null || die "WL_CHILDREN must be a number >= 0"
+	run_args="-w -d $wl_seconds -c $wl_children" ;;
+*) die "BENCH must be swap or cowws, not '$bench'" ;;
+esac
 kernels="base patched"
 [ "$null" = 1 ] && kernels=base
 [ "$rounds" -ge 1 ] 2>/dev/null || die "ROUNDS must be a number >= 1"
@@ -38,7 +49,7 @@ rc=0'
 # keep the worst status: a failure (not 4, kselftest's skip) wins over a skip
 for p in $pages; do
 	cmd="$cmd
-swap_batch -b -s $mib -m $p -r $inner; r=\$?
+swap_batch $run_args -s $mib -m $p -r $inner; r=\$?
 [ \$r = 0 ] || [ \$rc != 0 -a \$rc != 4 ] || rc=\$r"
 done
 cmd="$cmd
@@ -49,7 +60,7 @@ n=0 total=$((rounds * 2))
 for r in $(seq 1 "$rounds"); do
 	for k in base patched; do
 		n=$((n + 1))
-		msg "[$n/$total] round $r: $k-perf, swap_batch -b ${mib} MiB, pages: $pages KiB"
+		msg "[$n/$total] round $r: $k-perf, swap_batch $run_args ${mib} MiB, pages: $pages KiB"
 		log=$res/$k-round$r
 		img=$BUILD/$k-perf/bzImage
 		[ "$null" = 1 ] && img=$BUILD/base-perf/bzImage
@@ -90,6 +101,10 @@ for r in $(seq 1 "$rounds"); do
 				print k, r, key, med
 			}
 		}' "$log/output.log" >>"$res/samples.tsv"
+		# the workload's counters, one line a run: kernel round key=value...
+		[ "$bench" = cowws ] &&
+			sed -n "s/^swap_batch: metric=cowws /$k $r /p" "$log/output.log" |
+			tr -d '\r' >>"$res/cowws.tsv"
 	done
 done
 clock=$(sed -n 's/^clocksource: //p' "$res/base-round1/output.log" | tr -d '\r' | head -n 1)
@@ -106,11 +121,12 @@ machine=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo |
 accel=$accel
 clocksource=$clock
 guest=${SMP:-2} vCPUs, ${MEM:-2G}, zram ${ZRAM_SIZE:-1G} ${ZRAM_COMP:-lz4}, lru_gen=${LRU_GEN:-1}
-command=make run ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")
+command=make run ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")
 rounds=$rounds
 took_s=$(($(date +%s) - start))
 EOM
 "$TOP/scripts/bench-table.sh" "$res" || exit 1
+[ "$bench" = cowws ] && { "$TOP/scripts/cowws-table.sh" "$res" || exit 1; }
 rm -f "$TOP/results/latest"
 ln -s "$stamp" "$TOP/results/latest"
 msg "results: results/$stamp/ (results/latest): table.txt, results.json, chart.png"
