@@ -9,12 +9,16 @@ VARIANT ?= debug
 FILES ?=
 export MEM ?= 2G
 export SMP ?= 2
-export TIMEOUT ?= 600
+# seconds before a guest counts as hung (default 600; make test 1200)
+export TIMEOUT
 export ZRAM_SIZE ?= 1G
 export ZRAM_COMP ?= lz4
 export MTHP ?= 64K
 export MTHP_MODE ?= always
 export LRU_GEN ?= 1
+# the slow-discard device /dev/sdisc0 in the guest (guest/init): 0 for none
+export SDISC_SIZE ?= 0
+export SDISC_OPTS ?=
 export BASE_TREE ?=
 export BASE_REF ?=
 export BASE_STRICT ?=

@@ -66,7 +66,11 @@ END {
 	if [ "$(sed -n 's/^null=//p' "$res/meta")" = 1 ]; then
 		echo "NULL RUN: both columns are the base kernel (\"patched\" = base booted again)"
 	fi
-	echo "swap_batch, base vs patched: medians of $(sed -n 's/^rounds=//p' "$res/meta") boots each, alternating; ratio = base/patched (>1: patched faster)"
+	prog=swap_batch
+	grep -q '^command=.*BENCH=discard' "$res/meta" && prog=swap_discard
+	echo "$prog, base vs patched: medians of $(sed -n 's/^rounds=//p' "$res/meta") boots each, alternating; ratio = base/patched (>1: patched faster)"
+	[ $prog = swap_discard ] &&
+		echo "(rounds: total ms of the rounds; pageout-*: ms per MADV_PAGEOUT call; *-mib and discard-reqs: counts, not ms)"
 	sed -e 's/^/  /' "$res/table.txt"
 	sed -n -e 's/^base=/base kernel: /p' -e 's/^machine=/host: /p' -e 's/^accel=/qemu accel: /p' \
 		-e 's/^clocksource=/guest clocksource: /p' -e 's/^guest=/guest: /p' \

@@ -4,7 +4,8 @@
 #   VARIANT perf or debug (configs/VARIANT.config)
 # Objects go to SRCTREE/.out/VARIANT, and ccache's base_dir is the source
 # tree, so that the base and patched trees share ccache hits. build/KERNEL-VARIANT/ gets a copy of
-# the bzImage and .config, and the run logs. Prints the bzImage's path.
+# the bzImage, .config and sdisc.ko (the slow-discard test device), and
+# the run logs. Prints the bzImage's path.
 . "$(dirname "$0")/lib.sh"
 kernel=$1 variant=$2
 need make gcc flex bison bc
@@ -34,12 +35,20 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 step "building $kernel-$variant kernel ($(cat "$SRC/.git/base-version"); log: $out/build.log)"
 start=$(date +%s)
-if ! make -C "$src" O="$out" CC="$cc" -j"$(nproc)" bzImage >"$out/build.log" 2>&1; then
+if ! make -C "$src" O="$out" CC="$cc" -j"$(nproc)" bzImage modules >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2
 	die "kernel build $kernel-$variant failed (full log: $out/build.log)"
 fi
+# the slow-discard test device (guest/sdisc), an out-of-tree module built
+# against this kernel in a copy, so that the checkout stays clean
+mod=$out/sdisc
+rm -rf "$mod" && cp -r "$TOP/guest/sdisc" "$mod" || die "cannot copy guest/sdisc to $mod"
+if ! make -C "$out" CC="$cc" M="$mod" modules >"$out/sdisc.log" 2>&1; then
+	grep -E 'error|warning' "$out/sdisc.log" | head -n 20 >&2
+	die "sdisc module build failed against $kernel-$variant (log: $out/sdisc.log)"
+fi
 msg "    built in $(($(date +%s) - start)) s"
-cp "$out/arch/x86/boot/bzImage" "$out/.config" "$run/"
+cp "$out/arch/x86/boot/bzImage" "$out/.config" "$mod/sdisc.ko" "$run/"
 cp "$SRC/.git/base-version" "$run/base-version"
 git -C "$src" describe --always --tags >"$run/kernel-rev" 2>/dev/null
 echo "$run/bzImage"

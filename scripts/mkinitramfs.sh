@@ -1,8 +1,9 @@
 #!/bin/sh
 # Build the guest initramfs: mkinitramfs.sh OUT.cpio CMD [FILES...]
 # busybox-static, guest/init, build/selftests/* (or $SELFTEST_OUT/*) and
-# build/stress/swap-stress in /opt/tests, FILES in /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
-# MTHP_MODE LRU_GEN (see guest/init).
+# build/stress/swap-stress and KMODS (.ko paths) in /opt/tests, FILES in
+# /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
+# MTHP_MODE LRU_GEN SDISC_SIZE SDISC_OPTS (see guest/init).
 . "$(dirname "$0")/lib.sh"
 need cpio
 out=$1 cmd=$2
@@ -21,6 +22,11 @@ cp "$TOP/guest/init" "$stage/init"
 chmod 755 "$stage/init"
 tests=${SELFTEST_OUT:-$BUILD/selftests}
 [ -d "$tests" ] && cp -r "$tests/." "$stage/opt/tests/"
+# kernel modules built with the kernel (KMODS: paths), e.g. sdisc.ko
+for m in ${KMODS:-}; do
+	[ -f "$m" ] || die "KMODS: $m does not exist (rebuild the kernel: make kernel)"
+	cp "$m" "$stage/opt/tests/"
+done
 # the stress suite (scripts/build-stress.sh), when built
 [ -x "$BUILD/stress/swap-stress" ] && cp "$BUILD/stress/swap-stress" "$stage/opt/tests/"
 for f in "$@"; do
@@ -34,6 +40,8 @@ ZRAM_COMP='${ZRAM_COMP:-lz4}'
 MTHP='${MTHP-64K}'
 MTHP_MODE='${MTHP_MODE:-always}'
 LRU_GEN='${LRU_GEN:-1}'
+SDISC_SIZE='${SDISC_SIZE:-0}'
+SDISC_OPTS='${SDISC_OPTS:-}'
 EOC
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out" ||
 	die "cpio failed"

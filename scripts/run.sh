@@ -9,18 +9,36 @@
 # against itself: the second kernel of each round is base again, labelled
 # "patched", to measure the noise band), BENCH (swap: swap_batch -b; cowws:
 # the fork-and-write workload swap_batch -w, WL_SECONDS (30) a run,
-# WL_CHILDREN (3), with its counters in cowws.txt), LRU_GEN (1/0).
+# WL_CHILDREN (3), with its counters in cowws.txt; discard: swap_discard -b,
+# rounds of mmap, write, MADV_PAGEOUT, munmap on the slow-discard device
+# sdisc0 (guest/sdisc) with no other swap: DISCARD (pages|once|none: the
+# swapon policy), DISCARD_ROUNDS (8) rounds of BENCH_MIB (128 here) a boot,
+# SDISC_OPTS (the device's timing)), LRU_GEN (1/0).
 . "$(dirname "$0")/lib.sh"
-rounds=${ROUNDS:-5} mib=${BENCH_MIB:-256} pages=${BENCH_PAGES:-4 64} inner=${INNER:-1}
-null=${NULL:-0} bench=${BENCH:-swap}
+bench=${BENCH:-swap}
+def_mib=256
+[ "$bench" = discard ] && def_mib=128
+rounds=${ROUNDS:-5} mib=${BENCH_MIB:-$def_mib} pages=${BENCH_PAGES:-4 64} inner=${INNER:-1}
+null=${NULL:-0}
 wl_seconds=${WL_SECONDS:-30} wl_children=${WL_CHILDREN:-3}
+discard=${DISCARD:-pages} discard_rounds=${DISCARD_ROUNDS:-8}
+prog=swap_batch
 case $bench in
 swap) run_args="-b" ;;
 cowws)
 	[ "$wl_seconds" -ge 1 ] 2>/dev/null || die "WL_SECONDS must be a number >= 1"
 	[ "$wl_children" -ge 0 ] 2>/dev/null || die "WL_CHILDREN must be a number >= 0"
 	run_args="-w -d $wl_seconds -c $wl_children" ;;
-*) die "BENCH must be swap or cowws, not '$bench'" ;;
+discard)
+	case $discard in pages|once|none) ;; *) die "DISCARD must be pages, once or none, not '$discard'" ;; esac
+	[ "$discard_rounds" -ge 1 ] 2>/dev/null || die "DISCARD_ROUNDS must be a number >= 1"
+	prog=swap_discard
+	run_args="-d /dev/sdisc0 -b -p $discard -n $discard_rounds"
+	# the benchmark's device only: 1.5 times the region, so that the
+	# allocator needs the clusters of the previous round back
+	export ZRAM_SIZE=0 SDISC_SIZE=$((mib * 3 / 2))M
+	export SDISC_OPTS="${SDISC_OPTS:-delay_us=30000 us_per_mib=1000 depth=4}" ;;
+*) die "BENCH must be swap, cowws or discard, not '$bench'" ;;
 esac
 kernels="base patched"
 [ "$null" = 1 ] && kernels=base
@@ -40,7 +58,7 @@ for k in $kernels; do
 			die "perf kernel $k has CONFIG_$o=y: timings would be meaningless ($cfg)"
 	done
 done
-SELFTESTS="${SELFTESTS:+$SELFTESTS }swap_batch" "$TOP/scripts/build-selftests.sh" || exit 1
+SELFTESTS="${SELFTESTS:+$SELFTESTS }$prog" "$TOP/scripts/build-selftests.sh" || exit 1
 
 cmd='cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 echo "clocksource: $cs"
@@ -49,7 +67,7 @@ rc=0'
 # keep the worst status: a failure (not 4, kselftest's skip) wins over a skip
 for p in $pages; do
 	cmd="$cmd
-swap_batch $run_args -s $mib -m $p -r $inner; r=\$?
+$prog $run_args -s $mib -m $p$([ "$bench" = discard ] || echo " -r $inner"); r=\$?
 [ \$r = 0 ] || [ \$rc != 0 -a \$rc != 4 ] || rc=\$r"
 done
 cmd="$cmd
@@ -60,18 +78,19 @@ n=0 total=$((rounds * 2))
 for r in $(seq 1 "$rounds"); do
 	for k in base patched; do
 		n=$((n + 1))
-		msg "[$n/$total] round $r: $k-perf, swap_batch $run_args ${mib} MiB, pages: $pages KiB"
+		msg "[$n/$total] round $r: $k-perf, $prog $run_args ${mib} MiB, pages: $pages KiB"
 		log=$res/$k-round$r
 		img=$BUILD/$k-perf/bzImage
 		[ "$null" = 1 ] && img=$BUILD/base-perf/bzImage
 		mkdir -p "$log"
-		"$TOP/scripts/mkinitramfs.sh" "$log/initramfs.cpio" "$cmd" || exit 1
+		KMODS=${img%/bzImage}/sdisc.ko \
+			"$TOP/scripts/mkinitramfs.sh" "$log/initramfs.cpio" "$cmd" || exit 1
 		"$TOP/scripts/qemu-run.sh" "$img" "$log/initramfs.cpio" \
 			"$log" >"$log/guest.out" 2>"$log/qemu.err"
 		grc=$?
 		rm -f "$log/initramfs.cpio"
-		if grep -q 'swap_batch: FAIL' "$log/output.log"; then
-			grep 'swap_batch: FAIL' "$log/output.log" >&2
+		if grep -Eq 'swap_(batch|discard): FAIL' "$log/output.log"; then
+			grep -E 'swap_(batch|discard): FAIL' "$log/output.log" >&2
 			die "$k kernel swapped data back wrong: no numbers reported (logs: $log)"
 		fi
 		case $grc in
@@ -83,7 +102,7 @@ for r in $(seq 1 "$rounds"); do
 		   die "$k round $r failed (exit $grc; logs: $log)" ;;
 		esac
 		# one sample per boot and metric: the median of its INNER runs
-		awk -v k="$k" -v r="$r" '/^swap_batch: metric=/ {
+		awk -v k="$k" -v r="$r" '/^swap_(batch|discard): metric=/ {
 			for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 			key = v["metric"] " " v["page"]
 			if (!(key in n)) order[++nk] = key
@@ -120,8 +139,8 @@ series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" | wc -l)
 machine=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 accel=$accel
 clocksource=$clock
-guest=${SMP:-2} vCPUs, ${MEM:-2G}, zram ${ZRAM_SIZE:-1G} ${ZRAM_COMP:-lz4}, lru_gen=${LRU_GEN:-1}
-command=make run ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")
+guest=${SMP:-2} vCPUs, ${MEM:-2G}, zram ${ZRAM_SIZE:-1G} ${ZRAM_COMP:-lz4}, lru_gen=${LRU_GEN:-1}$([ "$bench" = discard ] && echo ", sdisc0 $SDISC_SIZE on zram: $SDISC_OPTS")
+command=make run ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
 rounds=$rounds
 took_s=$(($(date +%s) - start))
 EOM

@@ -33,7 +33,14 @@ export SELFTESTS
 guest_cmd=$(printf '%s\n' 't() { echo "# selftest: $*"; "$@"; echo "# selftest-exit: $?"; }'
 	printf '%s\n' "$cmds" | sed 's/^/t /')
 mkdir -p "$run"
-"$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$guest_cmd" || exit 1
+# swap_discard's device: /dev/sdisc0, slow discards (guest/sdisc), beside
+# the zram swap; SDISC_SIZE/SDISC_OPTS from the environment win
+[ "${SDISC_SIZE:-0}" = 0 ] && export SDISC_SIZE=96M
+# the whole guest run: about 12 min under TCG on the debug kernel
+export TIMEOUT=${TIMEOUT:-1200}
+export SDISC_OPTS="${SDISC_OPTS:-delay_us=2000 us_per_mib=200 depth=4}"
+KMODS=$BUILD/patched-debug/sdisc.ko \
+	"$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$guest_cmd" || exit 1
 step "booting patched-debug ($(cat "$BUILD/patched-debug/base-version")): $(printf '%s\n' "$cmds" | tr '\n' ';')"
 "$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run" >"$run/guest.out"
 grc=$?

@@ -14,6 +14,7 @@ img=$("$TOP/scripts/build-kernel.sh" "$kernel" "$variant") || exit 1
 "$TOP/scripts/build-stress.sh" || exit 1
 run=$BUILD/$kernel-$variant/${RUN_NAME:-vm-run}
 mkdir -p "$run"
-"$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$cmd" "$@" || exit 1
+KMODS=${img%/bzImage}/sdisc.ko \
+	"$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$cmd" "$@" || exit 1
 step "booting $kernel-$variant ($(cat "$BUILD/$kernel-$variant/base-version")); console: ${run#"$TOP"/}/console.log"
 "$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run"
