@@ -2,7 +2,7 @@
 # Boot a kernel with an initramfs in QEMU and collect its output.
 # usage: qemu-run.sh BZIMAGE INITRAMFS RUNDIR
 # Env: MEM (default 2G), SMP (2), TIMEOUT (seconds, 600), APPEND (extra
-# kernel command line), ACCEL (kvm|tcg, default: kvm when usable),
+# kernel command line), ACCEL (kvm|tcg, default: scripts/accel.sh's probe),
 # SPLAT_STOP (1: stop the guest SPLAT_GRACE=15 s after the first splat).
 # Writes RUNDIR/console.log (kernel console) and RUNDIR/output.log (the
 # command's output, ttyS1), prints the output, and exits with the guest
@@ -15,10 +15,7 @@ console=$run/console.log output=$run/output.log
 rm -f "$console" "$output"
 
 accel=${ACCEL:-}
-if [ -z "$accel" ]; then
-	accel=tcg
-	[ -r /dev/kvm ] && [ -w /dev/kvm ] && accel=kvm
-fi
+[ -n "$accel" ] || accel=$("$TOP/scripts/accel.sh" "$kernel") || exit 1
 case $accel in
 kvm) cpu="-accel kvm -cpu host" ;;
 tcg) cpu="-accel tcg -cpu max" ;;
