@@ -66,8 +66,12 @@ results() {
 		return
 	fi
 	h=$(kv "$res/meta" series_hash)
+	c=$(kv "$res/meta" code_hash)
 	if [ -n "$h" ] && [ "$h" = "$("$TOP/scripts/series.sh" hash)" ]; then
 		state="this series exactly"
+	elif [ -n "$c" ] && [ "$c" = "$("$TOP/scripts/series.sh" code-hash)" ]; then
+		# numbers from a run go into changelogs after it: same code
+		state="this series' code exactly (changelogs edited since)"
 	else
 		state="the series at $(kv "$res/meta" patched) (git describe)"
 	fi

@@ -135,6 +135,7 @@ base_rev=$(cat "$BUILD/base-perf/kernel-rev")
 patched=$(if [ "$null" = 1 ]; then echo "base (null run)"; else cat "$BUILD/patched-perf/kernel-rev"; fi)
 null=$null
 series_hash=$("$TOP/scripts/series.sh" hash)
+code_hash=$("$TOP/scripts/series.sh" code-hash)
 series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" | wc -l)
 machine=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 accel=$accel

@@ -171,12 +171,25 @@ cmd_hash() {
 		sha256sum | cut -c1-16
 }
 
+# The same over the code only: each patch from its first "---" line on
+# (diffstat and diff), so that a changelog edit keeps it. DIR: another
+# copy of patches/ (default patches/).
+cmd_code_hash() {
+	need sha256sum
+	d=${1:-$PATCHES}
+	for p in $(SERIES="$d/series" list_series); do
+		[ -f "$d/$p" ] || die "$d/series names $p, which does not exist"
+		sed -n '/^---$/,$p' "$d/$p"
+	done | sha256sum | cut -c1-16
+}
+
 case $1 in
 apply) cmd_apply ;;
 export) cmd_export ;;
 check) cmd_check ;;
 cover) cmd_cover ;;
 hash) cmd_hash ;;
+code-hash) cmd_code_hash "$2" ;;
 format) [ -d "$2" ] || die "usage: $0 format DIR PREFIX"; format_into "$2" "$3" ;;
-*) die "usage: $0 apply|export|check|cover|hash|format" ;;
+*) die "usage: $0 apply|export|check|cover|hash|code-hash [DIR]|format" ;;
 esac
