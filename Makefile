@@ -11,6 +11,12 @@ export MEM ?= 2G
 export SMP ?= 2
 # seconds before a guest counts as hung (default 600; make test 1200)
 export TIMEOUT
+# the guest's swap device: zram (default), ssd, hdd or file (a virtio disk
+# of DISK_SIZE; see README); make test runs each list of tests/ on its own
+export SWAP
+export DISK_SIZE ?= 1G
+# hugetlb pages reserved in the guest (make test: 16 unless given)
+export HUGEPAGES
 export ZRAM_SIZE ?= 1G
 export ZRAM_COMP ?= lz4
 export MTHP ?= 64K

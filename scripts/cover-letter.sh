@@ -67,9 +67,13 @@ results() {
 	fi
 	h=$(kv "$res/meta" series_hash)
 	c=$(kv "$res/meta" code_hash)
-	if [ -n "$h" ] && [ "$h" = "$("$TOP/scripts/series.sh" hash)" ]; then
+	# the patches this letter goes with: beside OUT when an export writes
+	# them there (so one export is enough), else patches/
+	pd=$(dirname "$out")
+	[ -f "$pd/series" ] || pd=$TOP/patches
+	if [ -n "$h" ] && [ "$h" = "$("$TOP/scripts/series.sh" hash "$pd")" ]; then
 		state="this series exactly"
-	elif [ -n "$c" ] && [ "$c" = "$("$TOP/scripts/series.sh" code-hash)" ]; then
+	elif [ -n "$c" ] && [ "$c" = "$("$TOP/scripts/series.sh" code-hash "$pd")" ]; then
 		# numbers from a run go into changelogs after it: same code
 		state="this series' code exactly (changelogs edited since)"
 	else

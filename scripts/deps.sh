@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 PKGS="git make gcc libc6-dev bc flex bison libelf-dev libssl-dev cpio xz-utils
-zstd perl python3 python3-ply git-email
+zstd perl python3 python3-ply git-email e2fsprogs
 libmailtools-perl libio-socket-ssl-perl libauthen-sasl-perl busybox-static qemu-system-x86 ccache gnuplot-nox kmod rsync"
 TOOLS="git make gcc bc flex bison cpio xz perl python3 qemu-system-x86_64"
 

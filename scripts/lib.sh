@@ -24,3 +24,12 @@ kv() { sed -n "s/^$2=//p" "$1" | head -n 1; }
 
 # Identity of the base the cache was made from (base/pin or BASE_TREE).
 base_ident() { cat "$SRC/.git/base-ident" 2>/dev/null; }
+
+# SWAP, the guest's swap device (guest/init): zram (default), ssd, hdd or
+# file. Prints it; dies naming the valid values.
+swap_kind() {
+	case ${SWAP:-zram} in
+	zram | ssd | hdd | file) echo "${SWAP:-zram}" ;;
+	*) die "SWAP must be one of zram, ssd, hdd, file (not '$SWAP')" ;;
+	esac
+}

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Build the guest initramfs: mkinitramfs.sh OUT.cpio CMD [FILES...]
 # busybox-static, guest/init, build/selftests/* (or $SELFTEST_OUT/*) and
-# build/stress/swap-stress and KMODS (.ko paths) in /opt/tests, FILES in
+# build/stress/* and KMODS (.ko paths) in /opt/tests, FILES in
 # /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
-# MTHP_MODE LRU_GEN SDISC_SIZE SDISC_OPTS (see guest/init).
+# MTHP_MODE LRU_GEN SDISC_SIZE SDISC_OPTS SWAP HUGEPAGES (see guest/init).
 . "$(dirname "$0")/lib.sh"
 need cpio
+swap_kind >/dev/null || exit 1
 out=$1 cmd=$2
 shift 2
 bb=
@@ -27,14 +28,18 @@ for m in ${KMODS:-}; do
 	[ -f "$m" ] || die "KMODS: $m does not exist (rebuild the kernel: make kernel)"
 	cp "$m" "$stage/opt/tests/"
 done
-# the stress suite (scripts/build-stress.sh), when built
-[ -x "$BUILD/stress/swap-stress" ] && cp "$BUILD/stress/swap-stress" "$stage/opt/tests/"
+# the stress suite's programs (scripts/build-stress.sh), when built
+for p in "$BUILD"/stress/*; do
+	[ -f "$p" ] && [ -x "$p" ] && cp "$p" "$stage/opt/tests/"
+done
 for f in "$@"; do
 	[ -e "$f" ] || die "FILES: $f does not exist"
 	cp -rL "$f" "$stage/files/"
 done
 printf '%s\n' "$cmd" >"$stage/etc/guest.cmd"
 cat >"$stage/etc/guest.conf" <<EOC
+SWAP='$(swap_kind)'
+HUGEPAGES='${HUGEPAGES:-0}'
 ZRAM_SIZE='${ZRAM_SIZE:-1G}'
 ZRAM_COMP='${ZRAM_COMP:-lz4}'
 MTHP='${MTHP-64K}'

@@ -13,7 +13,8 @@
 # rounds of mmap, write, MADV_PAGEOUT, munmap on the slow-discard device
 # sdisc0 (guest/sdisc) with no other swap: DISCARD (pages|once|none: the
 # swapon policy), DISCARD_ROUNDS (8) rounds of BENCH_MIB (128 here) a boot,
-# SDISC_OPTS (the device's timing)), LRU_GEN (1/0).
+# SDISC_OPTS (the device's timing)), LRU_GEN (1/0), SWAP (zram|ssd|hdd|file:
+# the guest's swap device, named in meta and the table).
 . "$(dirname "$0")/lib.sh"
 bench=${BENCH:-swap}
 def_mib=256
@@ -39,6 +40,15 @@ discard)
 	export ZRAM_SIZE=0 SDISC_SIZE=$((mib * 3 / 2))M
 	export SDISC_OPTS="${SDISC_OPTS:-delay_us=30000 us_per_mib=1000 depth=4}" ;;
 *) die "BENCH must be swap, cowws or discard, not '$bench'" ;;
+esac
+swap=$(swap_kind) || exit 1
+[ "$bench" = discard ] && [ "$swap" != zram ] &&
+	die "BENCH=discard swaps to its slow-discard device only: leave SWAP unset"
+case $swap in
+zram) swap_desc="zram ${ZRAM_SIZE:-1G} ${ZRAM_COMP:-lz4}" ;;
+file) swap_desc="a swap file on ext4 on a virtio disk of ${DISK_SIZE:-1G} (non-rotational)" ;;
+ssd) swap_desc="virtio disk ${DISK_SIZE:-1G}, rotational 0 (ssd)" ;;
+hdd) swap_desc="virtio disk ${DISK_SIZE:-1G}, rotational 1 (hdd)" ;;
 esac
 kernels="base patched"
 [ "$null" = 1 ] && kernels=base
@@ -140,8 +150,9 @@ series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" | wc -l)
 machine=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 accel=$accel
 clocksource=$clock
-guest=${SMP:-2} vCPUs, ${MEM:-2G}, zram ${ZRAM_SIZE:-1G} ${ZRAM_COMP:-lz4}, lru_gen=${LRU_GEN:-1}$([ "$bench" = discard ] && echo ", sdisc0 $SDISC_SIZE on zram: $SDISC_OPTS")
-command=make run ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
+swap=$swap_desc
+guest=${SMP:-2} vCPUs, ${MEM:-2G}, swap $swap_desc, lru_gen=${LRU_GEN:-1}$([ "$bench" = discard ] && echo ", sdisc0 $SDISC_SIZE on zram: $SDISC_OPTS")
+command=make run$([ "$swap" != zram ] && echo " SWAP=$swap") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
 rounds=$rounds
 took_s=$(($(date +%s) - start))
 EOM

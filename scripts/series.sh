@@ -5,7 +5,8 @@
 #                          with the cover letter (scripts/cover-letter.sh)
 #        series.sh check   patches/ and $WORK agree (no diff on export)
 #        series.sh cover   write only patches/0000-cover-letter.patch
-#        series.sh hash    print a hash of the series (names and contents)
+#        series.sh hash [DIR]  print a hash of the series (names and
+#                          contents) in DIR (default patches/)
 #        series.sh format DIR PREFIX   the mails of base..work, for sending
 # FORCE=1 apply discards work-tree commits that were never exported;
 # ALLOW_DIRTY=1 builds uncommitted changes as they are (experiments).
@@ -167,7 +168,9 @@ cmd_cover() {
 
 cmd_hash() {
 	need sha256sum
-	{ list_series; for p in $(list_series); do cat "$PATCHES/$p"; done; } |
+	d=${1:-$PATCHES}
+	{ SERIES="$d/series" list_series
+	  for p in $(SERIES="$d/series" list_series); do cat "$d/$p"; done; } |
 		sha256sum | cut -c1-16
 }
 
@@ -188,7 +191,7 @@ apply) cmd_apply ;;
 export) cmd_export ;;
 check) cmd_check ;;
 cover) cmd_cover ;;
-hash) cmd_hash ;;
+hash) cmd_hash "$2" ;;
 code-hash) cmd_code_hash "$2" ;;
 format) [ -d "$2" ] || die "usage: $0 format DIR PREFIX"; format_into "$2" "$3" ;;
 *) die "usage: $0 apply|export|check|cover|hash|code-hash [DIR]|format" ;;

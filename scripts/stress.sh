@@ -3,8 +3,9 @@
 # debug kernel (KASAN, lockdep, DEBUG_VM) of KERNEL (base or patched).
 # Env: KERNEL (patched), DURATION (seconds, 1200), SEED (default: from the
 # clock; printed, and a failing seed reproduces), WORKERS (4), STRESS_OPS
-# (only these churn operations, e.g. wvPRK: see stress/swap-stress.c).
-# Writes results/stress-STAMP-KERNEL/ (summary.txt, output and console
+# (only these churn operations, e.g. wvPRK: see stress/swap-stress.c),
+# SWAP (zram|ssd|hdd|file: the first of the suite's two swap devices).
+# Writes results/stress-STAMP-KERNEL-SWAP/ (summary.txt, output and console
 # logs). A splat, a hang (TIMEOUT: DURATION + 900 s) or a failed case
 # fails the run.
 . "$(dirname "$0")/lib.sh"
@@ -14,17 +15,18 @@ for v in duration workers seed; do
 	eval "val=\$$v"
 	case $val in ''|*[!0-9]*) die "$(echo "$v" | tr a-z A-Z) must be a number, not '$val'" ;; esac
 done
+swap=$(swap_kind) || exit 1
 img=$("$TOP/scripts/build-kernel.sh" "$kernel" debug) || exit 1
 "$TOP/scripts/build-stress.sh" || exit 1
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-res=$TOP/results/stress-$stamp-$kernel
+res=$TOP/results/stress-$stamp-$kernel-$swap
 mkdir -p "$res"
 case $STRESS_OPS in *[!wvPFDUHRXTK]*) die "STRESS_OPS takes letters of wvPFDUHRXTK, not '$STRESS_OPS'" ;; esac
 cmd="swap-stress -s $seed -t $duration -w $workers"
 [ -n "$STRESS_OPS" ] && cmd="SWAP_STRESS_OPS=$STRESS_OPS $cmd"
 export TIMEOUT=$((duration + 900))
 "$TOP/scripts/mkinitramfs.sh" "$res/initramfs.cpio" "$cmd" || exit 1
-step "stress on $kernel-debug ($(cat "$BUILD/$kernel-debug/base-version")): $cmd; console: ${res#"$TOP"/}/console.log"
+step "stress on $kernel-debug, swap on $swap ($(cat "$BUILD/$kernel-debug/base-version")): $cmd; console: ${res#"$TOP"/}/console.log"
 "$TOP/scripts/qemu-run.sh" "$img" "$res/initramfs.cpio" "$res" >"$res/guest.out"
 grc=$?
 rm -f "$res/initramfs.cpio"
@@ -34,7 +36,7 @@ splats=0
 sum=$(tr -d '\r' <"$res/output.log" 2>/dev/null | sed -n 's/^# swap-stress summary: //p' | tail -n 1)
 {
 	echo "kernel=$kernel-debug base=\"$(cat "$BUILD/$kernel-debug/base-version")\" rev=$(cat "$BUILD/$kernel-debug/kernel-rev")"
-	echo "command=\"$cmd\" date=$stamp guest-exit=$grc splats=$splats"
+	echo "command=\"$cmd\" swap=$swap date=$stamp guest-exit=$grc splats=$splats"
 	echo "${sum:-no summary: the guest did not finish}"
 } >"$res/summary.txt"
 step "summary (${res#"$TOP"/}/summary.txt)"

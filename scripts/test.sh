@@ -1,6 +1,7 @@
 #!/bin/sh
-# make test: checkpatch, apply the series, build the debug kernel, boot it,
-# run tests/kselftests and the KUnit suites built into it, and print
+# make test: checkpatch, apply the series, build the debug kernel, boot it
+# once per swap device (tests/kselftests on zram, tests/kselftests.KIND on
+# the virtio disk as KIND), count the KUnit suites built into it, and print
 # "N passed, N failed, N skipped". Non-zero on any failure, splat, timeout.
 . "$(dirname "$0")/lib.sh"
 start=$(date +%s)
@@ -19,57 +20,93 @@ for o in KASAN DEBUG_VM PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_LIST KUNIT; do
 	grep -q "^CONFIG_$o=y" "$cfg" || die "debug kernel lacks CONFIG_$o ($cfg)"
 done
 
-list=$TOP/tests/kselftests
-cmds=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
-[ -n "$cmds" ] || die "$list names no test"
+# One boot per swap device: tests/kselftests on zram, tests/kselftests.KIND
+# on the virtio disk as KIND (ssd, hdd, file; guest/init). SWAP=KIND runs
+# only that device's list.
+if [ -n "$SWAP" ]; then
+	kinds=$(swap_kind) || exit 1
+else
+	kinds="zram $(cd "$TOP/tests" && ls kselftests.* 2>/dev/null | sed 's/^kselftests\.//' | tr '\n' ' ')"
+fi
+listof() { [ "$1" = zram ] && echo "$TOP/tests/kselftests" || echo "$TOP/tests/kselftests.$1"; }
+cmdsof() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"; }
+all=
+for k in $kinds; do
+	list=$(listof "$k")
+	[ -f "$list" ] || die "SWAP=$k: no test list ${list#"$TOP"/}"
+	[ -n "$(cmdsof "$list")" ] || die "${list#"$TOP"/} names no test"
+	all="$all
+$(cmdsof "$list")"
+done
 # programs of the stress suite (stress/*.c) are built here, the rest are
 # kernel selftests
 stress=$(cd "$TOP/stress" && ls ./*.c | sed 's|^\./||; s|\.c$||')
-SELFTESTS=$(printf '%s\n' "$cmds" | awk '{ print $1 }' | sort -u |
+SELFTESTS=$(printf '%s\n' "$all" | awk 'NF { print $1 }' | sort -u |
 	grep -v -x -F "$stress" | tr '\n' ' ')
 export SELFTESTS
 "$TOP/scripts/build-selftests.sh" || exit 1
 "$TOP/scripts/build-stress.sh" || exit 1
-guest_cmd=$(printf '%s\n' 't() { echo "# selftest: $*"; "$@"; echo "# selftest-exit: $?"; }'
-	printf '%s\n' "$cmds" | sed 's/^/t /')
-mkdir -p "$run"
 # swap_discard's device: /dev/sdisc0, slow discards (guest/sdisc), beside
-# the zram swap; SDISC_SIZE/SDISC_OPTS from the environment win
+# the swap device; SDISC_SIZE/SDISC_OPTS from the environment win
 [ "${SDISC_SIZE:-0}" = 0 ] && export SDISC_SIZE=96M
-# the whole guest run: about 12 min under TCG on the debug kernel
+# hugetlb pages for cow's hugetlb cases (2 MiB each)
+export HUGEPAGES=${HUGEPAGES:-16}
+# a whole guest run: about 12 min under TCG on the debug kernel (zram)
 export TIMEOUT=${TIMEOUT:-1200}
 export SDISC_OPTS="${SDISC_OPTS:-delay_us=2000 us_per_mib=200 depth=4}"
-KMODS=$BUILD/patched-debug/sdisc.ko \
-	"$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$guest_cmd" || exit 1
-step "booting patched-debug ($(cat "$BUILD/patched-debug/base-version")): $(printf '%s\n' "$cmds" | tr '\n' ';')"
-"$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run" >"$run/guest.out"
-grc=$?
-# A crash before the guest's init printed a line ran no test at all: the
-# base's early boot under TCG has crashed there twice in about 60 debug
-# boots (IO-APIC setup, rcu_is_watching), nowhere near swap. Boot once
-# more, keep the first console, and say so; any other failure stands.
-if [ $grc != 0 ] && ! grep -q '^guest: ' "$run/console.log" 2>/dev/null; then
-	mv "$run/console.log" "$run/console.early-crash.log"
-	warn "the guest crashed in early boot, before init (console: ${run#"$TOP"/}/console.early-crash.log); booting once more"
-	"$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run" >"$run/guest.out"
-	grc=$?
-fi
-case $grc in
-0) ;;
-124) msg "FAIL: guest timed out"; fail=1 ;;
-*) msg "FAIL: guest run failed (exit $grc: kernel splat or crash, see above)"; fail=1 ;;
-esac
 
-step "kselftest results (output: ${run#"$TOP"/}/output.log)"
-sum=$("$TOP/scripts/tap-summary.sh" "$run/output.log")
-printf '%s\n' "$sum" | sed '$d' | sed 's/^/  /'
-set -- $(printf '%s\n' "$sum" | tail -n 1)
-P=${1:-0} F=${2:-1} S=${3:-0}
-# a splat, crash or timeout fails the run even when every case passed
-[ $grc != 0 ] && [ $F = 0 ] && F=1
+# boot KIND's list; the results go to $run (console.log, output.log)
+boot() {
+	cmds=$(cmdsof "$(listof "$1")")
+	guest_cmd=$(printf '%s\n' 't() { echo "# selftest: $*"; "$@"; echo "# selftest-exit: $?"; }'
+		printf '%s\n' "$cmds" | sed 's/^/t /')
+	mkdir -p "$run"
+	SWAP=$1 KMODS=$BUILD/patched-debug/sdisc.ko \
+		"$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$guest_cmd" || return 1
+	step "booting patched-debug ($(cat "$BUILD/patched-debug/base-version")), swap on $1: $(printf '%s\n' "$cmds" | tr '\n' ';')"
+	SWAP=$1 "$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run" >"$run/guest.out"
+	grc=$?
+	# A crash before the guest's init printed a line ran no test at all:
+	# the base's early boot under TCG has crashed there twice in about 60
+	# debug boots (IO-APIC setup, rcu_is_watching), nowhere near swap.
+	# Boot once more, keep the first console, and say so; any other
+	# failure stands.
+	if [ $grc != 0 ] && ! grep -q '^guest: ' "$run/console.log" 2>/dev/null; then
+		mv "$run/console.log" "$run/console.early-crash.log"
+		warn "the guest crashed in early boot, before init (console: ${run#"$TOP"/}/console.early-crash.log); booting once more"
+		SWAP=$1 "$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run" >"$run/guest.out"
+		grc=$?
+	fi
+	return $grc
+}
+
+P=0 F=0 S=0 kruns=
+for k in $kinds; do
+	run=$BUILD/patched-debug/test-$k
+	[ "$k" = zram ] && run=$BUILD/patched-debug/test
+	boot "$k"
+	grc=$?
+	case $grc in
+	0) ;;
+	124) msg "FAIL: guest timed out (swap on $k)"; fail=1 ;;
+	*) msg "FAIL: guest run failed on $k (exit $grc: kernel splat or crash, see above)"; fail=1 ;;
+	esac
+	step "kselftest results, swap on $k (output: ${run#"$TOP"/}/output.log)"
+	sum=$("$TOP/scripts/tap-summary.sh" "$run/output.log")
+	printf '%s\n' "$sum" | sed '$d' | sed 's/^/  /'
+	set -- $(printf '%s\n' "$sum" | tail -n 1)
+	p=${1:-0} f=${2:-1} s=${3:-0}
+	# a splat, crash or timeout fails the run even when every case passed
+	[ $grc != 0 ] && [ $f = 0 ] && f=1
+	P=$((P + p)) F=$((F + f)) S=$((S + s))
+	kruns="$kruns $run"
+done
 F=$((F + cpf))
 
-step "KUnit results (kunit.py parse of the console)"
+# the KUnit suites run at every boot: count them in the first one
+run=${kruns# }
+run=${run%% *}
+step "KUnit results (kunit.py parse of the console, ${run#"$TOP"/})"
 python3 "$WORK/tools/testing/kunit/kunit.py" parse "$run/console.log" \
 	>"$run/kunit.log" 2>&1
 krc=$?
