@@ -1,7 +1,8 @@
 #!/bin/sh
 # Count kselftest TAP results in a guest output log.
 # Programs are delimited by "# selftest: NAME ARGS" and "# selftest-exit: RC"
-# (see scripts/test.sh). Prints one line per program and, last,
+# (see scripts/test.sh; "# selftest-seconds: START END" from the guest's
+# uptime, when there, adds the run time). Prints one line per program and, last,
 # "PASS FAIL SKIP" totals. A program that exits non-zero (other than 4,
 # kselftest's skip) without a failing case counts as one failure; one that
 # prints no case counts as one pass, failure or skip by its exit status.
@@ -16,11 +17,13 @@ function flush(rc,   f) {
 		printf "%s: planned %d cases, reported %d\n", name, plan, pass + fail + skip
 		fail++
 	}
-	printf "%-40s pass %4d  fail %3d  skip %4d  (exit %s)\n", name, pass, fail, skip, rc
+	printf "%-40s pass %4d  fail %3d  skip %4d  (exit %s%s)\n", name, pass, fail, skip, rc,
+		secs == "" ? "" : sprintf(", %d s", secs)
 	P += pass; F += fail; S += skip
 	name = ""
 }
-/^# selftest: / { flush("?"); name = substr($0, 13); pass = fail = skip = 0; plan = -1; next }
+/^# selftest: / { flush("?"); name = substr($0, 13); pass = fail = skip = 0; plan = -1; secs = ""; next }
+/^# selftest-seconds: / { secs = $4 - $3; next }
 /^# selftest-exit: / { rc = $3 + 0; flush(rc); next }
 name == "" { next }
 /^1\.\.[0-9]+/ { plan = substr($0, 4) + 0; next }

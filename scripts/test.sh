@@ -51,14 +51,14 @@ export SELFTESTS
 [ "${SDISC_SIZE:-0}" = 0 ] && export SDISC_SIZE=96M
 # hugetlb pages for cow's hugetlb cases (2 MiB each)
 export HUGEPAGES=${HUGEPAGES:-16}
-# a whole guest run: about 12 min under TCG on the debug kernel (zram)
-export TIMEOUT=${TIMEOUT:-1200}
+# a guest run: the zram one about 17 min under TCG on the debug kernel
+export TIMEOUT=${TIMEOUT:-1800}
 export SDISC_OPTS="${SDISC_OPTS:-delay_us=2000 us_per_mib=200 depth=4}"
 
 # boot KIND's list; the results go to $run (console.log, output.log)
 boot() {
 	cmds=$(cmdsof "$(listof "$1")")
-	guest_cmd=$(printf '%s\n' 't() { echo "# selftest: $*"; "$@"; echo "# selftest-exit: $?"; }'
+	guest_cmd=$(printf '%s\n' 't() { echo "# selftest: $*"; s=$(cut -d" " -f1 /proc/uptime); "$@"; r=$?; echo "# selftest-seconds: $s $(cut -d" " -f1 /proc/uptime)"; echo "# selftest-exit: $r"; }'
 		printf '%s\n' "$cmds" | sed 's/^/t /')
 	mkdir -p "$run"
 	SWAP=$1 KMODS=$BUILD/patched-debug/sdisc.ko \
