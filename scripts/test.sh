@@ -66,14 +66,20 @@ boot() {
 	step "booting patched-debug ($(cat "$BUILD/patched-debug/base-version")), swap on $1: $(printf '%s\n' "$cmds" | tr '\n' ';')"
 	SWAP=$1 "$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run" >"$run/guest.out"
 	grc=$?
-	# A crash before the guest's init printed a line ran no test at all:
-	# the base's early boot under TCG has crashed there twice in about 60
-	# debug boots (IO-APIC setup, rcu_is_watching), nowhere near swap.
-	# Boot once more, keep the first console, and say so; any other
-	# failure stands.
-	if [ $grc != 0 ] && ! grep -q '^guest: ' "$run/console.log" 2>/dev/null; then
+	# A crash, or a first splat, before the guest's init printed a line
+	# came before any test: the base's early boot under TCG has crashed
+	# there twice in about 60 debug boots (IO-APIC setup,
+	# rcu_is_watching), and once reported KASAN "wild-memory-access in
+	# rcu_is_watching" from an interrupt in identify_cpu() at 0.004 s,
+	# nowhere near swap. Boot once more, keep the first console, and say
+	# so; any other failure stands.
+	init=$(grep -n '^guest: ' "$run/console.log" 2>/dev/null | head -n 1 | cut -d: -f1)
+	splat=$("$TOP/scripts/splat-scan.sh" "$run/console.log" 2>&1 |
+		sed -n 's/^  \([0-9][0-9]*\):.*/\1/p' | head -n 1)
+	if [ $grc != 0 ] && { [ -z "$init" ] ||
+	   { [ -n "$splat" ] && [ "$splat" -lt "$init" ]; }; }; then
 		mv "$run/console.log" "$run/console.early-crash.log"
-		warn "the guest crashed in early boot, before init (console: ${run#"$TOP"/}/console.early-crash.log); booting once more"
+		warn "the guest crashed or splatted in early boot, before init (console: ${run#"$TOP"/}/console.early-crash.log); booting once more"
 		SWAP=$1 "$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run" >"$run/guest.out"
 		grc=$?
 	fi
