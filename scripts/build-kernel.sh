@@ -2,40 +2,43 @@
 # Build a guest kernel: build-kernel.sh KERNEL VARIANT
 #   KERNEL  base (the pristine base tree) or patched (base + patches/series)
 #   VARIANT perf or debug (configs/VARIANT.config)
-# Objects go to SRCTREE/.out/VARIANT, and ccache's base_dir is the source
-# tree, so that the base and patched trees share ccache hits. build/KERNEL-VARIANT/ gets a copy of
-# the bzImage, .config and sdisc.ko (the slow-discard test device), and
-# the run logs. Prints the bzImage's path.
+#   ARCH    x86_64 (default) or arm64 (see scripts/lib.sh)
+# Objects go to SRCTREE/.out/VARIANT (VARIANT-arm64 for arm64), and
+# ccache's base_dir is the source tree, so that the base and patched trees
+# share ccache hits. build/KERNEL-VARIANT/ (KERNEL-VARIANT-arm64/) gets a
+# copy of the boot image (bzImage, Image), .config and sdisc.ko (the
+# slow-discard test device), and the run logs. Prints the image's path.
 . "$(dirname "$0")/lib.sh"
 kernel=$1 variant=$2
-need make gcc flex bison bc
+need make gcc flex bison bc "${CROSS}gcc"
 case $kernel in
 base) "$TOP/scripts/base-tree.sh" || exit 1; src=$SRC ;;
 patched) "$TOP/scripts/series.sh" apply || exit 1; src=$WORK ;;
 *) die "KERNEL must be base or patched, not '$kernel'" ;;
 esac
-out=$src/.out/$variant
-run=$BUILD/$kernel-$variant
+out=$src/.out/$variant$SFX
+run=$BUILD/$kernel-$variant$SFX
 mkdir -p "$out" "$run"
 
 frag_now=$("$TOP/scripts/kconfig.sh" "$src" "$out" "$variant" --dry-run) || exit 1
 if [ ! -f "$out/.config" ] || [ "$frag_now" != "$(cat "$out/.fragments" 2>/dev/null)" ]; then
-	step "configuring $kernel-$variant"
+	step "configuring $kernel-$variant$SFX"
 	"$TOP/scripts/kconfig.sh" "$src" "$out" "$variant" || exit 1
 	printf '%s\n' "$frag_now" >"$out/.fragments"
 fi
 
-cc=gcc
+cc=${CROSS}gcc
 if command -v ccache >/dev/null 2>&1; then
-	cc="ccache gcc"
+	cc="ccache ${CROSS}gcc"
 	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 	# paths relative to the source tree: base and patched share hits
 	export CCACHE_BASEDIR=$src
 	ccache -M 5G >/dev/null 2>&1
 fi
-step "building $kernel-$variant kernel ($(cat "$SRC/.git/base-version"); log: $out/build.log)"
+step "building $kernel-$variant$SFX kernel ($(cat "$SRC/.git/base-version"); log: $out/build.log)"
 start=$(date +%s)
-if ! make -C "$src" O="$out" CC="$cc" -j"$(nproc)" bzImage modules >"$out/build.log" 2>&1; then
+if ! make -C "$src" O="$out" ARCH=$KARCH CROSS_COMPILE=$CROSS CC="$cc" \
+	-j"$(nproc)" $KTARGET modules >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2
 	die "kernel build $kernel-$variant failed (full log: $out/build.log)"
 fi
@@ -43,12 +46,13 @@ fi
 # against this kernel in a copy, so that the checkout stays clean
 mod=$out/sdisc
 rm -rf "$mod" && cp -r "$TOP/guest/sdisc" "$mod" || die "cannot copy guest/sdisc to $mod"
-if ! make -C "$out" CC="$cc" M="$mod" modules >"$out/sdisc.log" 2>&1; then
+if ! make -C "$out" ARCH=$KARCH CROSS_COMPILE=$CROSS CC="$cc" M="$mod" modules \
+	>"$out/sdisc.log" 2>&1; then
 	grep -E 'error|warning' "$out/sdisc.log" | head -n 20 >&2
 	die "sdisc module build failed against $kernel-$variant (log: $out/sdisc.log)"
 fi
 msg "    built in $(($(date +%s) - start)) s"
-cp "$out/arch/x86/boot/bzImage" "$out/.config" "$mod/sdisc.ko" "$run/"
+cp "$out/$KIMAGE" "$out/.config" "$mod/sdisc.ko" "$run/"
 cp "$SRC/.git/base-version" "$run/base-version"
 git -C "$src" describe --always --tags >"$run/kernel-rev" 2>/dev/null
-echo "$run/bzImage"
+echo "$run/${KIMAGE##*/}"

@@ -5,11 +5,14 @@
 # config), boots it with MGLRU on and then off, runs the fork-and-write
 # workload (swap_batch -w) at each size of BENCH_PAGES and prints the
 # counters, one line a run. Env: BENCH_MIB (256), BENCH_PAGES ("4 64"),
-# WL_SECONDS (20), WL_CHILDREN (3). Logs: results/cow-counters-STAMP/.
+# WL_SECONDS (20), WL_CHILDREN (3), SWAP (zram|ssd|hdd|file: the guest's
+# swap device, named in every line). Logs: results/cow-counters-STAMP-SWAP/.
 . "$(dirname "$0")/lib.sh"
+[ "$KARCH" = x86 ] || die "make cow-counters boots x86_64 guests only for now (ARCH=$ARCH)"
 need git make gcc
 mib=${BENCH_MIB:-256} pages=${BENCH_PAGES:-4 64}
 secs=${WL_SECONDS:-20} kids=${WL_CHILDREN:-3}
+swap=$(swap_kind) || exit 1
 patch=$(ls "$TOP"/patches/*-mm-swap-count-what-COW-leaves-in-the-swap-cache.patch 2>/dev/null | head -n 1)
 [ -n "$patch" ] || die "no counter patch in patches/ (*-mm-swap-count-what-COW-leaves-in-the-swap-cache.patch)"
 "$TOP/scripts/base-tree.sh" || exit 1
@@ -39,7 +42,7 @@ make -C "$src" O="$out" CC="$cc" -j"$(nproc)" bzImage >"$out/build.log" 2>&1 || 
 }
 "$TOP/scripts/build-selftests.sh" swap_batch || exit 1
 
-res=$TOP/results/cow-counters-$(date -u +%Y%m%dT%H%M%SZ)
+res=$TOP/results/cow-counters-$(date -u +%Y%m%dT%H%M%SZ)-$swap
 cmd="rc=0"
 for p in $pages; do
 	cmd="$cmd
@@ -50,13 +53,13 @@ exit \$rc"
 for lru in 1 0; do
 	log=$res/lru$lru
 	mkdir -p "$log"
-	step "booting it with lru_gen=$lru: swap_batch -w, $mib MiB, pages: $pages KiB"
+	step "booting it with lru_gen=$lru, swap on $swap: swap_batch -w, $mib MiB, pages: $pages KiB"
 	LRU_GEN=$lru "$TOP/scripts/mkinitramfs.sh" "$log/initramfs.cpio" "$cmd" || exit 1
 	LRU_GEN=$lru "$TOP/scripts/qemu-run.sh" "$out/arch/x86/boot/bzImage" \
 		"$log/initramfs.cpio" "$log" >"$log/guest.out" 2>"$log/qemu.err" ||
 		die "the run with lru_gen=$lru failed (logs: $log)"
 	rm -f "$log/initramfs.cpio"
-	tr -d '\r' <"$log/output.log" | sed -n "s/^swap_batch: metric=cowws /lru_gen=$lru /p" |
+	tr -d '\r' <"$log/output.log" | sed -n "s/^swap_batch: metric=cowws /swap=$swap lru_gen=$lru /p" |
 		tee -a "$res/counters.txt"
 done
 msg "counters: ${res#"$TOP"/}/counters.txt"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Make the .config of a guest kernel: tinyconfig, then the fragments
-#   configs/common.config, configs/$VARIANT.config, configs/series.config
+#   configs/common.config, configs/$VARIANT.config, configs/arch-$KARCH.config
+#   (x86 or arm64: the guest architecture, ARCH; after the variant, so that
+#   it can turn off what the architecture lacks), configs/series.config
 #   (debug only), $KCONFIG_EXTRA (user), configs/required.config (last, so
 #   it wins), then olddefconfig. Every option the merged fragments ask for
 #   must survive, but for series.config's options on a tree whose Kconfig
@@ -9,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 src=$(realpath -m "$1") out=$(realpath -m "$2") variant=$3
 [ -f "$TOP/configs/$variant.config" ] || die "no config variant '$variant' (configs/*.config)"
-frags="$TOP/configs/common.config $TOP/configs/$variant.config"
+frags="$TOP/configs/common.config $TOP/configs/$variant.config $TOP/configs/arch-$KARCH.config"
 series_frag=$TOP/configs/series.config
 [ "$variant" = debug ] && frags="$frags $series_frag"
 if [ -n "$KCONFIG_EXTRA" ]; then
@@ -34,12 +36,14 @@ if [ "$4" = --dry-run ]; then
 fi
 
 mkdir -p "$out"
-make -s -C "$src" O="$out" tinyconfig >"$out/kconfig.log" 2>&1 ||
+make -s -C "$src" O="$out" ARCH=$KARCH CROSS_COMPILE=$CROSS tinyconfig \
+	>"$out/kconfig.log" 2>&1 ||
 	{ tail -n 20 "$out/kconfig.log" >&2; die "make tinyconfig failed"; }
 merged | awk '{ if ($2 == "n") print "# " $1 " is not set"; else print $1 "=" $2 }' \
 	>"$out/fragment.config"
 cat "$out/fragment.config" >>"$out/.config"
-make -s -C "$src" O="$out" olddefconfig >>"$out/kconfig.log" 2>&1 ||
+make -s -C "$src" O="$out" ARCH=$KARCH CROSS_COMPILE=$CROSS olddefconfig \
+	>>"$out/kconfig.log" 2>&1 ||
 	{ tail -n 20 "$out/kconfig.log" >&2; die "make olddefconfig failed"; }
 
 bad=0

@@ -33,3 +33,22 @@ swap_kind() {
 	*) die "SWAP must be one of zram, ssd, hdd, file (not '$SWAP')" ;;
 	esac
 }
+
+# ARCH, the guest's architecture: x86_64 (default) or arm64 (cross-built
+# with Debian's aarch64-linux-gnu toolchain, booted on qemu-system-aarch64
+# -M virt). Sets KARCH (the kernel's ARCH), CROSS (CROSS_COMPILE), KTARGET
+# and KIMAGE (the boot image's make target and path in the object tree),
+# QEMU, and SFX: the suffix of every per-architecture build folder ("" for
+# x86_64, so that its folders keep their names).
+guest_arch() {
+	case ${ARCH:-x86_64} in
+	x86_64 | x86)
+		KARCH=x86 CROSS= KTARGET=bzImage KIMAGE=arch/x86/boot/bzImage
+		QEMU=qemu-system-x86_64 SFX= ;;
+	arm64 | aarch64)
+		KARCH=arm64 CROSS=aarch64-linux-gnu- KTARGET=Image
+		KIMAGE=arch/arm64/boot/Image QEMU=qemu-system-aarch64 SFX=-arm64 ;;
+	*) die "ARCH must be x86_64 or arm64 (not '$ARCH')" ;;
+	esac
+}
+guest_arch

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Build the guest initramfs: mkinitramfs.sh OUT.cpio CMD [FILES...]
-# busybox-static, guest/init, build/selftests/* (or $SELFTEST_OUT/*) and
-# build/stress/* and KMODS (.ko paths) in /opt/tests, FILES in
-# /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
+# busybox-static (for ARCH=arm64: Debian's arm64 busybox-static, unpacked
+# by scripts/deps.sh into cache/busybox-arm64), guest/init,
+# build/selftests$SFX/* (or $SELFTEST_OUT/*) and build/stress$SFX/* and
+# KMODS (.ko paths) in /opt/tests, FILES in /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
 # MTHP_MODE LRU_GEN SDISC_SIZE SDISC_OPTS SWAP HUGEPAGES (see guest/init).
 . "$(dirname "$0")/lib.sh"
 need cpio
@@ -10,10 +11,16 @@ swap_kind >/dev/null || exit 1
 out=$1 cmd=$2
 shift 2
 bb=
-for b in /bin/busybox $(command -v busybox); do
-	[ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && { bb=$b; break; }
-done
-[ -n "$bb" ] || die "missing a static busybox (install busybox-static)"
+if [ "$KARCH" = arm64 ]; then
+	b=$CACHE/busybox-arm64/bin/busybox
+	[ -x "$b" ] && bb=$b
+	[ -n "$bb" ] || die "missing the arm64 busybox $b (run 'make deps ARCH=arm64' as root)"
+else
+	for b in /bin/busybox $(command -v busybox); do
+		[ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && { bb=$b; break; }
+	done
+	[ -n "$bb" ] || die "missing a static busybox (install busybox-static)"
+fi
 stage=$(mktemp -d) && trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/bin "$stage"/sbin "$stage"/etc "$stage"/proc "$stage"/sys \
 	"$stage"/dev "$stage"/tmp "$stage"/files "$stage"/opt/tests
@@ -21,7 +28,7 @@ cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$TOP/guest/init" "$stage/init"
 chmod 755 "$stage/init"
-tests=${SELFTEST_OUT:-$BUILD/selftests}
+tests=${SELFTEST_OUT:-$BUILD/selftests$SFX}
 [ -d "$tests" ] && cp -r "$tests/." "$stage/opt/tests/"
 # kernel modules built with the kernel (KMODS: paths), e.g. sdisc.ko
 for m in ${KMODS:-}; do
@@ -29,7 +36,7 @@ for m in ${KMODS:-}; do
 	cp "$m" "$stage/opt/tests/"
 done
 # the stress suite's programs (scripts/build-stress.sh), when built
-for p in "$BUILD"/stress/*; do
+for p in "$BUILD"/stress$SFX/*; do
 	[ -f "$p" ] && [ -x "$p" ] && cp "$p" "$stage/opt/tests/"
 done
 for f in "$@"; do

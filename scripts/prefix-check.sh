@@ -17,6 +17,7 @@
 # checks only prefixes k..N (after a change to the last patches; no
 # stamp is written then, since the others were not checked).
 . "$(dirname "$0")/lib.sh"
+[ "$KARCH" = x86 ] || die "make prefix-check boots x86_64 guests only for now (ARCH=$ARCH): use make vm-run or make test"
 variant=${1:-perf}
 need make gcc flex bison bc git
 "$TOP/scripts/series.sh" apply || exit 1

@@ -2,26 +2,32 @@
 # Boot a kernel with an initramfs in QEMU and collect its output.
 # usage: qemu-run.sh BZIMAGE INITRAMFS RUNDIR
 # Env: MEM (default 2G), SMP (2), TIMEOUT (seconds, 600), APPEND (extra
-# kernel command line), ACCEL (kvm|tcg, default: scripts/accel.sh's probe),
+# kernel command line), ACCEL (kvm|tcg, default: scripts/accel.sh's probe,
+# which also picks the CPU model for KVM; KVM_CPU: the model of ACCEL=kvm),
 # SPLAT_STOP (1: stop the guest SPLAT_GRACE=15 s after the first splat),
 # SWAP (zram|ssd|hdd|file: all but zram attach a virtio disk, made by
-# scripts/swap-disk.sh in RUNDIR and removed after the run).
+# scripts/swap-disk.sh in RUNDIR and removed after the run), ARCH (x86_64
+# or arm64: qemu-system-aarch64 -M virt under TCG, -cpu max with the cheap
+# pointer authentication; the output channel is a virtio console there).
 # Writes RUNDIR/console.log (kernel console) and RUNDIR/output.log (the
-# command's output, ttyS1), prints the output, and exits with the guest
+# command's output: ttyS1, hvc0 on arm64), prints the output, and exits with the guest
 # command's exit status; non-zero on timeout or any kernel splat.
 . "$(dirname "$0")/lib.sh"
-need qemu-system-x86_64 timeout
+need "$QEMU" timeout
 kernel=$1 initrd=$2 run=$3
 mkdir -p "$run"
 console=$run/console.log output=$run/output.log
 rm -f "$console" "$output"
 
 accel=${ACCEL:-}
+# KVM is for x86_64 guests on an x86_64 host: arm64 guests run under TCG
+[ "$KARCH" = arm64 ] && accel=${accel:-tcg}
 [ -n "$accel" ] || accel=$("$TOP/scripts/accel.sh" "$kernel") || exit 1
 case $accel in
-kvm) cpu="-accel kvm -cpu host" ;;
+kvm) cpu="-accel kvm -cpu ${KVM_CPU:-host}" ;;
+"kvm "*) cpu="-accel kvm -cpu ${accel#kvm }" ;;
 tcg) cpu="-accel tcg -cpu max" ;;
-*) die "ACCEL must be kvm or tcg" ;;
+*) die "ACCEL must be kvm or tcg (not '$accel')" ;;
 esac
 swap=$(swap_kind) || exit 1
 drive=
@@ -33,13 +39,22 @@ if [ "$swap" != zram ]; then
 	# PCI interrupt routing from the BIOS table, not ACPI: the debug
 	# kernel (KASAN, lockdep) under TCG spends 26 s in the _PRT method
 	# when the disk is enabled, and the soft lockup watchdog fires.
-	APPEND="acpi=noirq ${APPEND:-}"
+	[ "$KARCH" = x86 ] && APPEND="acpi=noirq ${APPEND:-}"
 fi
-append="console=ttyS0 panic=-1 oops=panic panic_on_warn=0 nokaslr ${APPEND:-}"
-set -- qemu-system-x86_64 $cpu -smp "${SMP:-2}" -m "${MEM:-2G}" \
+if [ "$KARCH" = arm64 ]; then
+	# pointer authentication with QEMU's own cheap algorithm: the
+	# architected one is slow to emulate
+	cpu="$cpu,pauth-impdef=on"
+	machine="-M virt" tty=ttyAMA0
+	out="-device virtio-serial-pci -chardev file,id=out,path=$output -device virtconsole,chardev=out"
+else
+	machine= tty=ttyS0 out="-serial file:$output"
+fi
+append="console=$tty panic=-1 oops=panic panic_on_warn=0 nokaslr ${APPEND:-}"
+set -- "$QEMU" $machine $cpu -smp "${SMP:-2}" -m "${MEM:-2G}" \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" $drive \
 	-no-reboot -display none -monitor none -nodefaults -vga none \
-	-serial "file:$console" -serial "file:$output"
+	-serial "file:$console" $out
 echo "$*" >"$run/qemu.cmd"
 msg "+ $*"
 start=$(date +%s)

@@ -16,6 +16,7 @@
 # SDISC_OPTS (the device's timing)), LRU_GEN (1/0), SWAP (zram|ssd|hdd|file:
 # the guest's swap device, named in meta and the table).
 . "$(dirname "$0")/lib.sh"
+[ "$KARCH" = x86 ] || die "make run boots x86_64 guests only for now (ARCH=$ARCH): use make vm-run or make test"
 bench=${BENCH:-swap}
 def_mib=256
 [ "$bench" = discard ] && def_mib=128
@@ -137,7 +138,9 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 clock=$(sed -n 's/^clocksource: //p' "$res/base-round1/output.log" | tr -d '\r' | head -n 1)
-accel=$(grep -o -- '-accel [a-z]*' "$res/base-round1/qemu.cmd" | cut -d' ' -f2)
+# the accelerator and the CPU model that booted: "tcg, cpu max"
+accel=$(grep -o -- '-accel [a-z]* -cpu [^ ]*' "$res/base-round1/qemu.cmd" |
+	sed 's/^-accel \([a-z]*\) -cpu /\1, cpu /')
 cat >"$res/meta" <<EOM
 date=$stamp
 base=$(cat "$BUILD/base-perf/base-version")

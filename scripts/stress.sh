@@ -19,14 +19,15 @@ swap=$(swap_kind) || exit 1
 img=$("$TOP/scripts/build-kernel.sh" "$kernel" debug) || exit 1
 "$TOP/scripts/build-stress.sh" || exit 1
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-res=$TOP/results/stress-$stamp-$kernel-$swap
+res=$TOP/results/stress-$stamp-$kernel-$swap$SFX
 mkdir -p "$res"
 case $STRESS_OPS in *[!wvPFDUHRXTK]*) die "STRESS_OPS takes letters of wvPFDUHRXTK, not '$STRESS_OPS'" ;; esac
 cmd="swap-stress -s $seed -t $duration -w $workers"
 [ -n "$STRESS_OPS" ] && cmd="SWAP_STRESS_OPS=$STRESS_OPS $cmd"
 export TIMEOUT=$((duration + 900))
 "$TOP/scripts/mkinitramfs.sh" "$res/initramfs.cpio" "$cmd" || exit 1
-step "stress on $kernel-debug, swap on $swap ($(cat "$BUILD/$kernel-debug/base-version")): $cmd; console: ${res#"$TOP"/}/console.log"
+kdir=${img%/*}
+step "stress on ${kdir##*/}, swap on $swap ($(cat "$kdir/base-version")): $cmd; console: ${res#"$TOP"/}/console.log"
 "$TOP/scripts/qemu-run.sh" "$img" "$res/initramfs.cpio" "$res" >"$res/guest.out"
 grc=$?
 rm -f "$res/initramfs.cpio"
@@ -35,7 +36,7 @@ splats=0
 "$TOP/scripts/splat-scan.sh" "$res/console.log" >/dev/null 2>&1 || splats=1
 sum=$(tr -d '\r' <"$res/output.log" 2>/dev/null | sed -n 's/^# swap-stress summary: //p' | tail -n 1)
 {
-	echo "kernel=$kernel-debug base=\"$(cat "$BUILD/$kernel-debug/base-version")\" rev=$(cat "$BUILD/$kernel-debug/kernel-rev")"
+	echo "kernel=${kdir##*/} base=\"$(cat "$kdir/base-version")\" rev=$(cat "$kdir/kernel-rev")"
 	echo "command=\"$cmd\" swap=$swap date=$stamp guest-exit=$grc splats=$splats"
 	echo "${sum:-no summary: the guest did not finish}"
 } >"$res/summary.txt"

@@ -14,8 +14,8 @@ cpf=0
 "$TOP/scripts/checkpatch.sh" || cpf=1
 
 img=$("$TOP/scripts/build-kernel.sh" patched debug) || exit 1
-run=$BUILD/patched-debug/test
-cfg=$BUILD/patched-debug/.config
+run=$BUILD/patched-debug$SFX/test
+cfg=$BUILD/patched-debug$SFX/.config
 for o in KASAN DEBUG_VM PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_LIST KUNIT; do
 	grep -q "^CONFIG_$o=y" "$cfg" || die "debug kernel lacks CONFIG_$o ($cfg)"
 done
@@ -61,9 +61,9 @@ boot() {
 	guest_cmd=$(printf '%s\n' 't() { echo "# selftest: $*"; s=$(cut -d" " -f1 /proc/uptime); "$@"; r=$?; echo "# selftest-seconds: $s $(cut -d" " -f1 /proc/uptime)"; echo "# selftest-exit: $r"; }'
 		printf '%s\n' "$cmds" | sed 's/^/t /')
 	mkdir -p "$run"
-	SWAP=$1 KMODS=$BUILD/patched-debug/sdisc.ko \
+	SWAP=$1 KMODS=$BUILD/patched-debug$SFX/sdisc.ko \
 		"$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$guest_cmd" || return 1
-	step "booting patched-debug ($(cat "$BUILD/patched-debug/base-version")), swap on $1: $(printf '%s\n' "$cmds" | tr '\n' ';')"
+	step "booting patched-debug ($(cat "$BUILD/patched-debug$SFX/base-version")), swap on $1: $(printf '%s\n' "$cmds" | tr '\n' ';')"
 	SWAP=$1 "$TOP/scripts/qemu-run.sh" "$img" "$run/initramfs.cpio" "$run" >"$run/guest.out"
 	grc=$?
 	# A crash, or a first splat, before the guest's init printed a line
@@ -88,8 +88,8 @@ boot() {
 
 P=0 F=0 S=0 kruns=
 for k in $kinds; do
-	run=$BUILD/patched-debug/test-$k
-	[ "$k" = zram ] && run=$BUILD/patched-debug/test
+	run=$BUILD/patched-debug$SFX/test-$k
+	[ "$k" = zram ] && run=$BUILD/patched-debug$SFX/test
 	boot "$k"
 	grc=$?
 	case $grc in
@@ -129,6 +129,6 @@ if [ -z "$line" ] || [ $krc != 0 ] && [ "$kf" = 0 ]; then
 fi
 P=$((P + ${kp:-0})) F=$((F + kf)) S=$((S + ${ks:-0}))
 [ $F = 0 ] || fail=1
-msg "base: $(cat "$BUILD/patched-debug/base-version"); took $(($(date +%s) - start)) s"
+msg "base: $(cat "$BUILD/patched-debug$SFX/base-version"); took $(($(date +%s) - start)) s"
 echo "$P passed, $F failed, $S skipped"
 [ $fail = 0 ]
