@@ -13,8 +13,11 @@ export SMP ?= 2
 export TIMEOUT
 # the guest's architecture: x86_64 (default) or arm64 (cross-built, booted on
 # qemu-system-aarch64 -M virt under TCG; make deps ARCH=arm64 installs what
-# it needs); make run and make prefix-check are x86_64 only for now
+# it needs); make run and make prefix-check are x86_64 only for now.
+# Exported only when set: an empty ARCH would reach the kernel's make.
+ifneq ($(ARCH),)
 export ARCH
+endif
 # the guest's swap device: zram (default), ssd, hdd or file (a virtio disk
 # of DISK_SIZE; see README); make test runs each list of tests/ on its own
 export SWAP
