@@ -13,13 +13,13 @@ export SMP ?= 2
 export TIMEOUT
 # the guest's architecture: x86_64 (default) or arm64 (cross-built, booted on
 # qemu-system-aarch64 -M virt under TCG; make deps ARCH=arm64 installs what
-# it needs); make run and make prefix-check are x86_64 only for now.
+# it needs); make cow-counters is x86_64 only.
 # Exported only when set: an empty ARCH would reach the kernel's make.
 ifneq ($(ARCH),)
 export ARCH
 endif
 # the guest's swap device: zram (default), ssd, hdd or file (a virtio disk
-# of DISK_SIZE; see README); make test runs each list of tests/ on its own
+# of DISK_SIZE; see docs/devices.md); make test runs each list of tests/ on its own
 export SWAP
 export DISK_SIZE ?= 1G
 # hugetlb pages reserved in the guest (make test: 16 unless given)
@@ -38,20 +38,20 @@ export BASE_STRICT ?=
 export KCONFIG_EXTRA ?=
 # make send: V (version), RFC=1, RESEND=1, SEND=1 (really send), SEND_OPTS
 export V RFC RESEND SEND SEND_OPTS
-# upstream mm selftests built for the guest (see README: why these)
+# upstream mm selftests built for the guest (docs/tests.md says why these)
 export SELFTESTS ?= cow mkdirty swap_batch
 
 # CMD is passed verbatim ($$ needs no doubling): single-quoted for the shell
 shq = $(subst ','\'',$(1))
 
 .PHONY: all deps base apply export check-export prefix-check bisect-check kernel \
-	selftests vm-run config-show test stress publish-stress run cow-counters publish readme-results cover send \
+	selftests vm-run config-show test stress publish-stress run costs cow-counters publish readme-results cover send \
 	clean distclean help
 
 all: help
 help:
 	@sed -n 's/^## //p' README.md 2>/dev/null || true
-	@echo "targets: run test stress publish-stress cow-counters vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
+	@echo "targets: run costs test stress publish-stress cow-counters vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
 
 deps:
 	@scripts/deps.sh
@@ -101,7 +101,11 @@ publish-stress:
 run: deps
 	@scripts/run.sh
 
-# the COW counters on the base + the counter patch only (see README)
+# the work behind the benchmarks, counted on count kernels (scripts/costs.sh)
+costs: deps
+	@scripts/costs.sh
+
+# the COW counters on the base + the counter patch only (measured/cowws/README.md)
 cow-counters: deps
 	@scripts/cow-counters.sh
 

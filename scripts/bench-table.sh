@@ -24,10 +24,28 @@ function stats(key,   n, a, i) {
 	MED = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	MIN = a[1]; MAX = a[n]; N = n
 }
+function calibrated(row, page,   kk, i, key) {
+	for (kk = 1; kk <= 2; kk++) {
+		key = (kk == 1 ? "base" : "patched") SUBSEP row
+		for (i = 1; i <= cnt[key]; i++)
+			if (!((substr(key, 1, index(key, SUBSEP) - 1), boot[key, i], page) in cal) ||
+			    cal[substr(key, 1, index(key, SUBSEP) - 1), boot[key, i], page] <= 0)
+				return 0
+	}
+	return 1
+}
+function normed(key, page,   n, a, i, kern) {
+	n = cnt[key]; kern = substr(key, 1, index(key, SUBSEP) - 1)
+	for (i = 1; i <= n; i++) a[i] = val[key, i] / cal[kern, boot[key, i], page]
+	isort(a, n)
+	MED = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
 function jstr(s) { gsub(/[\r\n\t]/, " ", s); gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
 {
 	k = $1 SUBSEP $3 SUBSEP $4
 	val[k, ++cnt[k]] = $5
+	boot[k, cnt[k]] = $2
+	if ($3 == "calibrate") cal[$1, $2, $4] = $5
 	if (!(($3 SUBSEP $4) in seen)) { seen[$3 SUBSEP $4] = 1; order[++nrows] = $3 SUBSEP $4 }
 }
 END {
@@ -38,8 +56,8 @@ END {
 	for (i = 1; i <= nm; i++)
 		printf "    %s: %s%s\n", jstr(mk[i]), jstr(mv[i]), i < nm ? "," : "" > json
 	printf "  },\n  \"results\": [\n" > json
-	fmt = "%-17s %-5s %12s %12s %8s  %-21s %-21s %s\n"
-	printf fmt, "metric", "page", "base ms", "patched ms", "ratio", "base min-max", "patched min-max", "real?"
+	fmt = "%-17s %-5s %12s %12s %8s %9s  %-21s %-21s %s\n"
+	printf fmt, "metric", "page", "base ms", "patched ms", "ratio", "ratio/cal", "base min-max", "patched min-max", "real?"
 	for (r = 1; r <= nrows; r++) {
 		split(order[r], mp, SUBSEP)
 		if (!(("base" SUBSEP order[r]) in cnt) || !(("patched" SUBSEP order[r]) in cnt)) {
@@ -49,14 +67,24 @@ END {
 		stats("base" SUBSEP order[r]); bm = MED; bl = MIN; bh = MAX; bn = N
 		stats("patched" SUBSEP order[r]); pm = MED; pl = MIN; ph = MAX; pn = N
 		ratio = pm > 0 ? bm / pm : 0
+		# the ratio of the medians of every boot sample over the same boot
+		# calibration (calibrate at the same page size): a boot
+		# that ran slow throughout counts like the others
+		ncal = "-"
+		if (calibrated(order[r], mp[2])) {
+			normed("base" SUBSEP order[r], mp[2]); bc = MED
+			normed("patched" SUBSEP order[r], mp[2]); pc = MED
+			if (pc > 0) ncal = sprintf("%.3f", bc / pc)
+		}
 		real = (bl > ph) ? "yes, faster" : (bh < pl) ? "yes, slower" : "no"
 		printf fmt, mp[1], mp[2], sprintf("%.2f", bm), sprintf("%.2f", pm),
-			sprintf("%.3f", ratio), sprintf("%.2f-%.2f", bl, bh),
+			sprintf("%.3f", ratio), ncal, sprintf("%.2f-%.2f", bl, bh),
 			sprintf("%.2f-%.2f", pl, ph), real
-		printf "%s_%s %.3f %.3f %.3f %.3f %.3f %.3f %.3f\n", mp[1], mp[2],
-			bm, bl, bh, pm, pl, ph, ratio > tsv
-		printf "    {\"metric\": %s, \"page\": %s, \"base\": {\"median_ms\": %.3f, \"min_ms\": %.3f, \"max_ms\": %.3f, \"n\": %d}, \"patched\": {\"median_ms\": %.3f, \"min_ms\": %.3f, \"max_ms\": %.3f, \"n\": %d}, \"ratio\": %.4f, \"real\": %s}%s\n",
+		printf "%s_%s %.3f %.3f %.3f %.3f %.3f %.3f %.3f %s\n", mp[1], mp[2],
+			bm, bl, bh, pm, pl, ph, ratio, ncal > tsv
+		printf "    {\"metric\": %s, \"page\": %s, \"base\": {\"median_ms\": %.3f, \"min_ms\": %.3f, \"max_ms\": %.3f, \"n\": %d}, \"patched\": {\"median_ms\": %.3f, \"min_ms\": %.3f, \"max_ms\": %.3f, \"n\": %d}, \"ratio\": %.4f, \"ratio_calibrated\": %s, \"real\": %s}%s\n",
 			jstr(mp[1]), jstr(mp[2]), bm, bl, bh, bn, pm, pl, ph, pn, ratio,
+			ncal == "-" ? "null" : ncal,
 			jstr(real), r < nrows ? "," : "" > json
 	}
 	printf "  ]\n}\n" > json
@@ -69,6 +97,8 @@ END {
 	prog=swap_batch
 	grep -q '^command=.*BENCH=discard' "$res/meta" && prog=swap_discard
 	echo "$prog, base vs patched: medians of $(sed -n 's/^rounds=//p' "$res/meta") boots each, alternating; ratio = base/patched (>1: patched faster)"
+	grep -q ' calibrate ' "$res/samples.tsv" &&
+		echo "ratio/cal: the same ratio, of each boot's time over its own calibrate row (the calibration, which the series does not change)"
 	[ $prog = swap_discard ] &&
 		echo "(rounds: total ms of the rounds; pageout-*: ms per MADV_PAGEOUT call; *-mib and discard-reqs: counts, not ms)"
 	sed -e 's/^/  /' "$res/table.txt"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build a guest kernel: build-kernel.sh KERNEL VARIANT
 #   KERNEL  base (the pristine base tree) or patched (base + patches/series)
-#   VARIANT perf or debug (configs/VARIANT.config)
+#   VARIANT perf, debug or count (configs/VARIANT.config)
 #   ARCH    x86_64 (default) or arm64 (see scripts/lib.sh)
 # Objects go to SRCTREE/.out/VARIANT (VARIANT-arm64 for arm64), and
 # ccache's base_dir is the source tree, so that the base and patched trees
@@ -35,10 +35,15 @@ if command -v ccache >/dev/null 2>&1; then
 	export CCACHE_BASEDIR=$src
 	ccache -M 5G >/dev/null 2>&1
 fi
+# count (configs/count.config): mm/rmap.c without automatic inlining, so
+# that set_tlb_ubc_flush_pending*() stay functions the profiler counts
+set --
+[ "$variant" = count ] &&
+	set -- "CFLAGS_rmap.o=-fno-inline-functions -fno-inline-small-functions -fno-inline-functions-called-once"
 step "building $kernel-$variant$SFX kernel ($(cat "$SRC/.git/base-version"); log: $out/build.log)"
 start=$(date +%s)
 if ! make -C "$src" O="$out" ARCH=$KARCH CROSS_COMPILE=$CROSS CC="$cc" \
-	-j"$(nproc)" $KTARGET modules >"$out/build.log" 2>&1; then
+	-j"$(nproc)" "$@" $KTARGET modules >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2
 	die "kernel build $kernel-$variant failed (full log: $out/build.log)"
 fi

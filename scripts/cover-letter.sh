@@ -1,7 +1,8 @@
 #!/bin/sh
 # Write the series' cover letter: cover-letter.sh OUT [PREFIX [VERSION]]
 # From patches/cover.in (subject line, then the prose), the published
-# results (measured/results, measured/noise: see scripts/publish-results.sh),
+# results (measured/results, measured/noise, and their -arm64 twins: see
+# scripts/publish-results.sh),
 # the commits base..HEAD of the work tree (shortlog, diffstat) and, when
 # patches/sent/ holds an earlier version, a range-diff against it.
 # Deterministic: the same inputs give the same file (make export, check).
@@ -11,8 +12,6 @@
 out=$1 prefix=$2 ver=$3
 need git awk
 in=$TOP/patches/cover.in
-res=$TOP/measured/results
-noise=$TOP/measured/noise
 [ -f "$in" ] || die "no $in (the cover letter's subject and prose)"
 subject=$(sed -n '1s/^Subject: //p' "$in")
 [ -n "$subject" ] || die "$in: the first line must be 'Subject: ...'"
@@ -60,7 +59,9 @@ changes() {
 	git -C "$SRC" worktree remove --force "$scratch" >/dev/null 2>&1
 }
 
+# results RESULTS NOISE ARCH: one architecture's published table and band
 results() {
+	res=$1 noise=$2 arch=$3
 	if [ ! -f "$res/table.txt" ]; then
 		echo "No results are published yet (make run, then make publish)."
 		return
@@ -79,7 +80,7 @@ results() {
 	else
 		state="the series at $(kv "$res/meta" patched) (git describe)"
 	fi
-	echo "Results of the run $(kv "$res/meta" date), $state, copied by"
+	echo "$arch: results of the run $(kv "$res/meta" date), $state, copied by"
 	echo "scripts/publish-results.sh (never typed):"
 	echo
 	sed 's/^/  /' "$res/table.txt"
@@ -98,6 +99,14 @@ results() {
 	else
 		echo "Noise band: no null run is published (make run NULL=1, then make publish)."
 	fi
+	# the counted work (make costs), where published
+	costs=$TOP/measured/costs${res#"$TOP"/measured/results}
+	if [ -f "$costs/table.txt" ]; then
+		echo
+		echo "$arch: the work counted on kernels built for counting (run $(kv "$costs/meta" date)):"
+		echo
+		sed 's/^/  /' "$costs/table.txt"
+	fi
 }
 
 {
@@ -107,7 +116,11 @@ results() {
 	echo
 	sed 1d "$in" | sed '1{/^$/d;}'
 	echo
-	results
+	results "$TOP/measured/results" "$TOP/measured/noise" x86_64
+	if [ -f "$TOP/measured/results-arm64/table.txt" ]; then
+		echo
+		results "$TOP/measured/results-arm64" "$TOP/measured/noise-arm64" arm64
+	fi
 	echo
 	changes
 	echo

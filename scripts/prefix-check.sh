@@ -16,16 +16,18 @@
 # (240): seconds before a booted prefix counts as hung; PREFIX_FROM=k
 # checks only prefixes k..N (after a change to the last patches; no
 # stamp is written then, since the others were not checked).
+# ARCH=arm64: the same, cross-built and booted on qemu-system-aarch64
+# (objects in .out/VARIANT-arm64, logs in build/prefix-check-arm64, stamp
+# <series hash>-VARIANT-arm64.ok; PREFIX_TIMEOUT defaults to 600 there).
 . "$(dirname "$0")/lib.sh"
-[ "$KARCH" = x86 ] || die "make prefix-check boots x86_64 guests only for now (ARCH=$ARCH): use make vm-run or make test"
 variant=${1:-perf}
-need make gcc flex bison bc git
+need make gcc flex bison bc git "${CROSS}gcc"
 "$TOP/scripts/series.sh" apply || exit 1
 "$TOP/scripts/build-stress.sh" || exit 1
 dir=$CACHE/bisect
-out=$dir/.out/$variant
-tests=$dir/.out/selftests
-logs=$BUILD/prefix-check
+out=$dir/.out/$variant$SFX
+tests=$dir/.out/selftests$SFX
+logs=$BUILD/prefix-check$SFX
 n=$(git -C "$WORK" rev-list --count base..HEAD)
 [ "$n" -gt 0 ] || die "the work tree has no patches to check"
 key=$("$TOP/scripts/series.sh" hash) || exit 1
@@ -35,11 +37,13 @@ if [ ! -e "$dir/.git" ]; then
 		die "cannot make the prefix worktree $dir"
 fi
 if command -v ccache >/dev/null 2>&1; then
-	cc="ccache gcc"
+	cc="ccache ${CROSS}gcc"
 	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache} CCACHE_BASEDIR=$dir
 else
-	cc=gcc
+	cc=${CROSS}gcc
 fi
+boot_timeout=${PREFIX_TIMEOUT:-240}
+[ "$KARCH" = arm64 ] && boot_timeout=${PREFIX_TIMEOUT:-600}
 rm -rf "$logs"
 mkdir -p "$logs"
 start=$(date +%s)
@@ -61,7 +65,8 @@ for c in $(git -C "$WORK" rev-list --reverse base..HEAD); do
 	"$TOP/scripts/kconfig.sh" "$dir" "$out" "$variant" >"$out/kconfig.out" 2>&1 ||
 		{ cat "$out/kconfig.out" >&2; die "$name: configuring failed"; }
 	t=$(date +%s)
-	if ! make -C "$dir" O="$out" CC="$cc" -j"$(nproc)" bzImage >"$out/build.log" 2>&1; then
+	if ! make -C "$dir" O="$out" ARCH=$KARCH CROSS_COMPILE=$CROSS CC="$cc" \
+		-j"$(nproc)" $KTARGET >"$out/build.log" 2>&1; then
 		grep -E 'error|Error' "$out/build.log" | head -n 20 >&2
 		cp "$out/build.log" "$logs/$k-build.log"
 		die "$name: does not build (log: ${logs#"$TOP"/}/$k-build.log)"
@@ -94,7 +99,7 @@ t() { echo \"# selftest: \$*\"; \"\$@\"; r=\$?; echo \"# selftest-exit: \$r\"
 $(printf '%s\n' "$label" | tr ';' '\n' | sed 's/^ *//; s/^/t /')
 exit \$rc" || exit 1
 	# swap_batch -t takes seconds on the perf kernel: a hang shows sooner
-	TIMEOUT=${PREFIX_TIMEOUT:-240} "$TOP/scripts/qemu-run.sh" "$out/arch/x86/boot/bzImage" \
+	TIMEOUT=$boot_timeout "$TOP/scripts/qemu-run.sh" "$out/$KIMAGE" \
 		"$run.cpio" "$run" >"$run.out" 2>"$run.err"
 	grc=$?
 	rm -f "$run.cpio"
@@ -119,7 +124,7 @@ exit \$rc" || exit 1
 	msg "$name: boots, $label: $sum in $(($(date +%s) - t)) s"
 done
 took=$(($(date +%s) - start))
-[ "${PREFIX_BOOT:-1}" = 1 ] || { msg "all $n prefixes of the series build ($variant, no boots)"; exit 0; }
+[ "${PREFIX_BOOT:-1}" = 1 ] || { msg "all $n prefixes of the series build (${ARCH:-x86_64} $variant, no boots)"; exit 0; }
 if [ "${PREFIX_FROM:-1}" -gt 1 ]; then
 	msg "prefixes $PREFIX_FROM..$n of the series build ($variant: $built builds, $booted boots with swap_batch -t and swap-stress) in $((took / 60)) min $((took % 60)) s (no stamp: partial check)"
 	exit 0
@@ -127,5 +132,5 @@ fi
 mkdir -p "$CACHE/prefix-check"
 printf 'series %s\nvariant %s\nprefixes %s built %s booted %s\ntook_s %s\ndate %s\n' \
 	"$key" "$variant" "$n" "$built" "$booted" "$took" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-	>"$CACHE/prefix-check/$key-$variant.ok"
-msg "all $n prefixes of the series build ($variant: $built builds, $booted boots with swap_batch -t and swap-stress) in $((took / 60)) min $((took % 60)) s"
+	>"$CACHE/prefix-check/$key-$variant$SFX.ok"
+msg "all $n prefixes of the series build (${ARCH:-x86_64} $variant: $built builds, $booted boots with swap_batch -t and swap-stress) in $((took / 60)) min $((took % 60)) s"

@@ -2,22 +2,42 @@
 # Publish a `make run` result: publish-results.sh [RESULTS_DIR]
 # (default results/latest). Copies its table, samples, summary and meta
 # into measured/results, or measured/noise for a null run (NULL=1), both
-# tracked in git, then writes the README table and the cover letter from
-# them: numbers in README.md and patches/ always come from a real run.
+# tracked in git (measured/results-arm64, noise-arm64 for ARCH=arm64),
+# then writes the README table and the cover letter from them: numbers
+# in README.md and patches/ always come from a real run.
+# A `make costs` folder (results/costs-STAMP) goes to measured/costs, or
+# measured/costs-arm64, alone.
 . "$(dirname "$0")/lib.sh"
 src=${1:-$TOP/results/latest}
+# a `make costs` folder: its counts go to measured/costs (costs-arm64)
+if [ -f "$src/counts.tsv" ]; then
+	for f in meta counts.tsv table.txt; do
+		[ -f "$src/$f" ] || die "no $src/$f (make costs first)"
+	done
+	sfx=
+	[ "$(kv "$src/meta" arch)" = arm64 ] && sfx=-arm64
+	dst=$TOP/measured/costs$sfx
+	rm -rf "$dst" && mkdir -p "$dst" &&
+		cp "$src/meta" "$src/counts.tsv" "$src/table.txt" "$dst/" ||
+		die "cannot copy $src into $dst"
+	step "published $(basename "$(cd "$src" && pwd -P)") as ${dst#"$TOP"/}"
+	exit 0
+fi
 for f in meta samples.tsv summary.tsv table.txt; do
 	[ -f "$src/$f" ] || die "no $src/$f (make run first, or RESULTS=results/STAMP)"
 done
+# arm64 runs go to the same folders with -arm64 appended
+sfx=
+[ "$(kv "$src/meta" arch)" = arm64 ] && sfx=-arm64
 if [ "$(kv "$src/meta" null)" = 1 ]; then
-	dst=$TOP/measured/noise
+	dst=$TOP/measured/noise$sfx
 else
-	dst=$TOP/measured/results
+	dst=$TOP/measured/results$sfx
 fi
 rm -rf "$dst"
 mkdir -p "$dst"
 cp "$src/meta" "$src/samples.tsv" "$src/summary.tsv" "$src/table.txt" "$dst/" ||
 	die "cannot copy $src into $dst"
 step "published $(basename "$(cd "$src" && pwd -P)") as ${dst#"$TOP"/}"
-[ "$dst" = "$TOP/measured/results" ] && { "$TOP/scripts/readme-results.sh" "$dst" || exit 1; }
+[ "$dst" = "$TOP/measured/results$sfx" ] && { "$TOP/scripts/readme-results.sh" "$dst" || exit 1; }
 "$TOP/scripts/series.sh" cover

@@ -2,10 +2,11 @@
 # make publish-stress: copy the newest long stress run of each kernel and
 # swap device (results/stress-STAMP-KERNEL-SWAP/summary.txt) into
 # measured/stress/KERNEL.txt (zram) or KERNEL-SWAP.txt (tracked), then
-# write README's block between <!-- stress:begin --> and
-# <!-- stress:end --> from them.
+# write the block between <!-- stress:begin --> and <!-- stress:end -->
+# of docs/stress.md from them.
 . "$(dirname "$0")/lib.sh"
 dst=$TOP/measured/stress
+doc=$TOP/docs/stress.md
 mkdir -p "$dst"
 for k in base patched; do
 	for sw in zram ssd hdd file; do
@@ -46,5 +47,5 @@ awk -v blk="$block" '
 	/<!-- stress:begin -->/ { print; while ((getline l < blk) > 0) print l; skip = 1; next }
 	/<!-- stress:end -->/ { skip = 0 }
 	!skip
-' "$TOP/README.md" >"$TOP/README.md.new" && mv "$TOP/README.md.new" "$TOP/README.md"
-msg "README.md: stress block rewritten"
+' "$doc" >"$doc.new" && mv "$doc.new" "$doc"
+msg "docs/stress.md: stress block rewritten"

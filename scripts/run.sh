@@ -14,9 +14,9 @@
 # sdisc0 (guest/sdisc) with no other swap: DISCARD (pages|once|none: the
 # swapon policy), DISCARD_ROUNDS (8) rounds of BENCH_MIB (128 here) a boot,
 # SDISC_OPTS (the device's timing)), LRU_GEN (1/0), SWAP (zram|ssd|hdd|file:
-# the guest's swap device, named in meta and the table).
+# the guest's swap device, named in meta and the table), ARCH (x86_64 or
+# arm64: see scripts/lib.sh; arm64 results are folders STAMP-arm64).
 . "$(dirname "$0")/lib.sh"
-[ "$KARCH" = x86 ] || die "make run boots x86_64 guests only for now (ARCH=$ARCH): use make vm-run or make test"
 bench=${BENCH:-swap}
 def_mib=256
 [ "$bench" = discard ] && def_mib=128
@@ -56,13 +56,13 @@ kernels="base patched"
 [ "$rounds" -ge 1 ] 2>/dev/null || die "ROUNDS must be a number >= 1"
 start=$(date +%s)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-res=$TOP/results/$stamp
+res=$TOP/results/$stamp$SFX
 mkdir -p "$res"
 "$TOP/scripts/base-tree.sh" --check-newer
 
 for k in $kernels; do
 	img=$("$TOP/scripts/build-kernel.sh" "$k" perf) || exit 1
-	cfg=$BUILD/$k-perf/.config
+	cfg=$BUILD/$k-perf$SFX/.config
 	for o in LOCKDEP PROVE_LOCKING DEBUG_SPINLOCK DEBUG_MUTEXES DEBUG_LOCK_ALLOC \
 		 DEBUG_VM DEBUG_LIST DEBUG_ATOMIC_SLEEP KASAN SLUB_DEBUG KCOV; do
 		grep -q "^CONFIG_$o=y" "$cfg" &&
@@ -91,10 +91,10 @@ for r in $(seq 1 "$rounds"); do
 		n=$((n + 1))
 		msg "[$n/$total] round $r: $k-perf, $prog $run_args ${mib} MiB, pages: $pages KiB"
 		log=$res/$k-round$r
-		img=$BUILD/$k-perf/bzImage
-		[ "$null" = 1 ] && img=$BUILD/base-perf/bzImage
+		img=$BUILD/$k-perf$SFX/${KIMAGE##*/}
+		[ "$null" = 1 ] && img=$BUILD/base-perf$SFX/${KIMAGE##*/}
 		mkdir -p "$log"
-		KMODS=${img%/bzImage}/sdisc.ko \
+		KMODS=${img%/*}/sdisc.ko \
 			"$TOP/scripts/mkinitramfs.sh" "$log/initramfs.cpio" "$cmd" || exit 1
 		"$TOP/scripts/qemu-run.sh" "$img" "$log/initramfs.cpio" \
 			"$log" >"$log/guest.out" 2>"$log/qemu.err"
@@ -143,9 +143,10 @@ accel=$(grep -o -- '-accel [a-z]* -cpu [^ ]*' "$res/base-round1/qemu.cmd" |
 	sed 's/^-accel \([a-z]*\) -cpu /\1, cpu /')
 cat >"$res/meta" <<EOM
 date=$stamp
-base=$(cat "$BUILD/base-perf/base-version")
-base_rev=$(cat "$BUILD/base-perf/kernel-rev")
-patched=$(if [ "$null" = 1 ]; then echo "base (null run)"; else cat "$BUILD/patched-perf/kernel-rev"; fi)
+arch=${ARCH:-x86_64}
+base=$(cat "$BUILD/base-perf$SFX/base-version")
+base_rev=$(cat "$BUILD/base-perf$SFX/kernel-rev")
+patched=$(if [ "$null" = 1 ]; then echo "base (null run)"; else cat "$BUILD/patched-perf$SFX/kernel-rev"; fi)
 null=$null
 series_hash=$("$TOP/scripts/series.sh" hash)
 code_hash=$("$TOP/scripts/series.sh" code-hash)
@@ -154,13 +155,13 @@ machine=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo |
 accel=$accel
 clocksource=$clock
 swap=$swap_desc
-guest=${SMP:-2} vCPUs, ${MEM:-2G}, swap $swap_desc, lru_gen=${LRU_GEN:-1}$([ "$bench" = discard ] && echo ", sdisc0 $SDISC_SIZE on zram: $SDISC_OPTS")
-command=make run$([ "$swap" != zram ] && echo " SWAP=$swap") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
+guest=$([ "$KARCH" = arm64 ] && echo "arm64 (-M virt), ")${SMP:-2} vCPUs, ${MEM:-2G}, swap $swap_desc, lru_gen=${LRU_GEN:-1}$([ "$bench" = discard ] && echo ", sdisc0 $SDISC_SIZE on zram: $SDISC_OPTS")
+command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ "$swap" != zram ] && echo " SWAP=$swap") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
 rounds=$rounds
 took_s=$(($(date +%s) - start))
 EOM
 "$TOP/scripts/bench-table.sh" "$res" || exit 1
 [ "$bench" = cowws ] && { "$TOP/scripts/cowws-table.sh" "$res" || exit 1; }
-rm -f "$TOP/results/latest"
-ln -s "$stamp" "$TOP/results/latest"
-msg "results: results/$stamp/ (results/latest): table.txt, results.json, chart.png"
+rm -f "$TOP/results/latest$SFX"
+ln -s "$stamp$SFX" "$TOP/results/latest$SFX"
+msg "results: results/$stamp$SFX/ (results/latest$SFX): table.txt, results.json, chart.png"

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * costcount: count the work behind swap_batch's benchmarks, in a guest
+ * booted on a kernel built for counting (configs/count.config: lock_stat
+ * and the function profiler). Run by scripts/costs.sh.
+ *
+ *   costcount [-s MIB] [-m KIB]
+ *
+ * For each case it prepares the region (not counted), clears the counters,
+ * runs the one system call that swap_batch times, reads the counters, and
+ * prints one line:
+ *
+ *   costcount: case=fork page=64K size_mib=64 ci_lock=N unmap_one=N
+ *              tlb_add=N tlb_flush=N tlb_now=N
+ *
+ * ci_lock: acquisitions of the swap cluster locks (lock class
+ * "&cluster_info[i].lock", /proc/lock_stat); unmap_one: calls of
+ * try_to_unmap_one(); tlb_add: calls of set_tlb_ubc_flush_pending_nr()
+ * where the kernel has it, else set_tlb_ubc_flush_pending(), each of which
+ * makes one arch_tlbbatch_add_pending() call; tlb_flush: calls of
+ * try_to_unmap_flush() and try_to_unmap_flush_dirty() (the deferred
+ * flushes); tlb_now: calls of flush_tlb_mm_range(), the flushes made at
+ * once (x86; "na" where the kernel has no such function, as on arm64,
+ * whose flush_tlb_page() is inline and whose reclaim always defers).
+ * The data is checked after each case; a mismatch prints
+ * "costcount: FAIL" and exits 1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+#define TRACING "/sys/kernel/tracing"
+
+static size_t pagesize, len, folio;
+static int failed;
+
+struct counts {
+	unsigned long ci_lock, unmap_one, tlb_add, tlb_add_nr, tlb_flush, tlb_now;
+};
+
+static int have_now;
+
+static void die(const char *what)
+{
+	printf("costcount: FAIL %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+/*
+ * One filter pattern a write: a pattern the kernel lacks fails alone.
+ * Returns whether it matched.
+ */
+static int add_filter(const char *pattern)
+{
+	int fd = open(TRACING "/set_ftrace_filter", O_WRONLY | O_APPEND);
+	int ok;
+
+	if (fd < 0)
+		die("open set_ftrace_filter");
+	ok = write(fd, pattern, strlen(pattern)) >= 0;
+	if (!ok)
+		printf("costcount: note: no function matches %s\n", pattern);
+	close(fd);
+	return ok;
+}
+
+static void setup_counters(void)
+{
+	if (access(TRACING "/function_profile_enabled", F_OK) &&
+	    mount("nodev", TRACING, "tracefs", 0, NULL))
+		die("mount tracefs (CONFIG_FUNCTION_PROFILER?)");
+	if (write_file(TRACING "/set_ftrace_filter", "try_to_unmap_one*"))
+		die("set_ftrace_filter");
+	add_filter("set_tlb_ubc_flush_pending*");
+	add_filter("try_to_unmap_flush*");
+	have_now = add_filter("flush_tlb_mm_range");
+	if (access("/proc/lock_stat", W_OK))
+		die("/proc/lock_stat (CONFIG_LOCK_STAT?)");
+}
+
+static void reset_counters(void)
+{
+	/* enabling the profiler again clears its counts */
+	if (write_file(TRACING "/function_profile_enabled", "0") ||
+	    write_file(TRACING "/function_profile_enabled", "1"))
+		die("function_profile_enabled");
+	if (write_file("/proc/lock_stat", "0"))
+		die("clear /proc/lock_stat");
+}
+
+/* "name" or a compiler clone of it ("name.constprop.0") */
+static int is_func(const char *got, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(got, name, n) && (got[n] == '\0' || got[n] == '.');
+}
+
+static void read_counters(struct counts *c)
+{
+	char line[512], name[256];
+	unsigned long hit;
+	glob_t g;
+	size_t i;
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	if (write_file(TRACING "/function_profile_enabled", "0"))
+		die("function_profile_enabled");
+	if (glob(TRACING "/trace_stat/function*", 0, NULL, &g))
+		die("no trace_stat/function* files");
+	for (i = 0; i < g.gl_pathc; i++) {
+		f = fopen(g.gl_pathv[i], "r");
+		if (!f)
+			die(g.gl_pathv[i]);
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, " %255s %lu", name, &hit) != 2)
+				continue;
+			if (is_func(name, "try_to_unmap_one"))
+				c->unmap_one += hit;
+			else if (is_func(name, "set_tlb_ubc_flush_pending_nr"))
+				c->tlb_add_nr += hit;
+			else if (is_func(name, "set_tlb_ubc_flush_pending"))
+				c->tlb_add += hit;
+			else if (is_func(name, "try_to_unmap_flush") ||
+				 is_func(name, "try_to_unmap_flush_dirty"))
+				c->tlb_flush += hit;
+			else if (is_func(name, "flush_tlb_mm_range"))
+				c->tlb_now += hit;
+		}
+		fclose(f);
+	}
+	globfree(&g);
+	/* the single-page wrapper calls the _nr helper: count each add once */
+	if (c->tlb_add_nr)
+		c->tlb_add = c->tlb_add_nr;
+
+	f = fopen("/proc/lock_stat", "r");
+	if (!f)
+		die("/proc/lock_stat");
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "&cluster_info[i].lock:");
+		unsigned long v[8];
+
+		/* class: con-bounces contentions wait-min wait-max wait-total
+		 * wait-avg acq-bounces acquisitions ... */
+		if (!p || strstr(line, "-W") || strstr(line, "-R"))
+			continue;
+		p += strlen("&cluster_info[i].lock:");
+		if (sscanf(p, "%lu %lu %*f %*f %*f %*f %lu %lu", &v[0], &v[1],
+			   &v[2], &v[3]) == 4)
+			c->ci_lock += v[3];
+	}
+	fclose(f);
+}
+
+static void report(const char *name, const struct counts *c)
+{
+	char now[32] = "na";
+
+	if (have_now)
+		snprintf(now, sizeof(now), "%lu", c->tlb_now);
+	printf("costcount: case=%s page=%zuK size_mib=%zu ci_lock=%lu unmap_one=%lu tlb_add=%lu tlb_flush=%lu tlb_now=%s\n",
+	       name, folio >> 10, len >> 20, c->ci_lock, c->unmap_one,
+	       c->tlb_add, c->tlb_flush, now);
+}
+
+static void set_mthp(size_t kib)
+{
+	char path[128];
+	glob_t g;
+	size_t i;
+
+	if (glob("/sys/kernel/mm/transparent_hugepage/hugepages-*kB/enabled", 0, NULL, &g))
+		return;
+	for (i = 0; i < g.gl_pathc; i++)
+		write_file(g.gl_pathv[i], "never");
+	globfree(&g);
+	if (kib == pagesize >> 10)
+		return;
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/mm/transparent_hugepage/hugepages-%zukB/enabled", kib);
+	if (write_file(path, "always")) {
+		printf("costcount: FAIL cannot enable %zu KiB mTHP (%s)\n", kib, path);
+		exit(1);
+	}
+}
+
+static char *map(void)
+{
+	char *p = mmap(NULL, len + folio, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t a;
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	a = ((uintptr_t)p + folio - 1) & ~(uintptr_t)(folio - 1);
+	return (char *)a;
+}
+
+static uint64_t word(size_t i, unsigned int seed)
+{
+	return (uint64_t)i * 0x9e3779b97f4a7c15ull ^ seed;
+}
+
+static void fill(char *mem, unsigned int seed)
+{
+	uint64_t *w = (uint64_t *)mem;
+	size_t i;
+
+	for (i = 0; i < len / 8; i++)
+		w[i] = word(i, seed);
+}
+
+static int check(const char *mem, unsigned int seed, int zero)
+{
+	const uint64_t *w = (const uint64_t *)mem;
+	size_t i;
+
+	for (i = 0; i < len / 8; i++)
+		if (w[i] != (zero ? 0 : word(i, seed)))
+			return -1;
+	return 0;
+}
+
+/* Pages of the region that are swapped out (pagemap bit 62). */
+static long swapped(const char *mem)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	size_t i, nr = len / pagesize;
+	uint64_t e;
+	long n = 0;
+
+	if (fd < 0)
+		die("open pagemap");
+	for (i = 0; i < nr; i++) {
+		off_t off = ((uintptr_t)mem / pagesize + i) * sizeof(e);
+
+		if (pread(fd, &e, sizeof(e), off) != sizeof(e))
+			die("read pagemap");
+		n += (e >> 62) & 1;
+	}
+	close(fd);
+	return n;
+}
+
+static void verdict(const char *name, int bad)
+{
+	if (bad) {
+		printf("costcount: FAIL case=%s page=%zuK: data differs\n", name, folio >> 10);
+		failed = 1;
+	}
+}
+
+static void pageout_all(const char *name, char *mem)
+{
+	long want = len / pagesize, got;
+
+	if (madvise(mem, len, MADV_PAGEOUT))
+		die("MADV_PAGEOUT");
+	got = swapped(mem);
+	if (got != want) {
+		printf("costcount: FAIL case=%s page=%zuK: %ld of %ld pages swapped\n",
+		       name, folio >> 10, got, want);
+		failed = 1;
+	}
+}
+
+static void case_pageout(const char *name, int zero)
+{
+	char *mem = map();
+	struct counts c;
+
+	if (zero)
+		memset(mem, 0, len);
+	else
+		fill(mem, 1);
+	reset_counters();
+	pageout_all(name, mem);
+	read_counters(&c);
+	report(name, &c);
+	verdict(name, check(mem, 1, zero));
+	munmap(mem, len);
+}
+
+static void case_munmap_excl(void)
+{
+	char *mem = map();
+	struct counts c;
+
+	fill(mem, 2);
+	pageout_all("munmap-excl", mem);
+	reset_counters();
+	munmap(mem, len);
+	read_counters(&c);
+	report("munmap-excl", &c);
+}
+
+/* fork of swapped memory, then munmap in the parent while the child shares */
+static void case_fork(void)
+{
+	int go[2], status;
+	char *mem = map();
+	struct counts c;
+	pid_t pid;
+
+	fill(mem, 3);
+	pageout_all("fork", mem);
+	if (pipe(go))
+		die("pipe");
+	reset_counters();
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		char b;
+
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(2);
+		_exit(check(mem, 3, 0) ? 1 : 0);
+	}
+	read_counters(&c);
+	report("fork", &c);
+	close(go[0]);
+	reset_counters();
+	munmap(mem, len);
+	read_counters(&c);
+	report("munmap-shared", &c);
+	if (write(go[1], "g", 1) != 1)
+		die("write pipe");
+	close(go[1]);
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	verdict("fork", !WIFEXITED(status) || WEXITSTATUS(status));
+}
+
+static void case_lazyfree(void)
+{
+	char *mem = map();
+	struct counts c;
+
+	fill(mem, 4);
+	if (madvise(mem, len, MADV_FREE))
+		die("MADV_FREE");
+	reset_counters();
+	if (madvise(mem, len, MADV_PAGEOUT))
+		die("MADV_PAGEOUT");
+	read_counters(&c);
+	report("lazyfree-pageout", &c);
+	/* clean lazyfree folios are dropped: they read back as zeros */
+	verdict("lazyfree-pageout", check(mem, 4, 1));
+	munmap(mem, len);
+}
+
+int main(int argc, char **argv)
+{
+	size_t mib = 64, kib = 64;
+	cpu_set_t cpus;
+	int opt;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while ((opt = getopt(argc, argv, "s:m:")) != -1) {
+		switch (opt) {
+		case 's':
+			mib = strtoul(optarg, NULL, 0);
+			break;
+		case 'm':
+			kib = strtoul(optarg, NULL, 0);
+			break;
+		default:
+			fprintf(stderr, "usage: costcount [-s MIB] [-m KIB]\n");
+			return 2;
+		}
+	}
+	pagesize = sysconf(_SC_PAGESIZE);
+	len = mib << 20;
+	folio = kib << 10;
+	if (!mib || !kib || folio % pagesize || (folio & (folio - 1)) || len % folio) {
+		fprintf(stderr, "costcount: -m must be a power of two KiB, at least the page size, dividing -s MiB\n");
+		return 2;
+	}
+	/*
+	 * MADV_PAGEOUT drains only this CPU's LRU add batch: fault every
+	 * page in on one CPU, so that every page can go out.
+	 */
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		die("sched_setaffinity");
+	setup_counters();
+	set_mthp(kib);
+	case_pageout("pageout", 0);
+	case_pageout("pageout-zero", 1);
+	case_munmap_excl();
+	case_fork();
+	case_lazyfree();
+	return failed;
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# make costs: count the work behind swap_batch's benchmarks, base beside
+# patched, in numbers emulation cannot distort. Builds the count kernels
+# (configs/count.config: lock_stat and the function profiler; never
+# timed), boots each once, and runs guest/costcount at each page size of
+# BENCH_PAGES: per case, acquisitions of the swap cluster locks, calls of
+# try_to_unmap_one(), TLB-batch adds (arch_tlbbatch_add_pending() calls)
+# and deferred flushes, printed per MiB. Writes results/costs-STAMP
+# (-arm64 for ARCH=arm64): counts.tsv, table.txt, meta.
+# Env: COST_MIB (64), BENCH_PAGES ("4 64"), ARCH, SWAP (zram, the default,
+# or ssd|hdd|file), TIMEOUT (1800 s a boot).
+. "$(dirname "$0")/lib.sh"
+need "${CROSS}gcc" awk
+mib=${COST_MIB:-64} pages=${BENCH_PAGES:-4 64}
+[ "$mib" -ge 1 ] 2>/dev/null || die "COST_MIB must be a number >= 1 (MiB)"
+for p in $pages; do
+	case $p in 4|8|16|32|64|128|256|512|1024|2048) ;;
+	*) die "BENCH_PAGES: $p is not a page or mTHP size in KiB (4, 8, ... 2048)" ;;
+	esac
+done
+swap=$(swap_kind) || exit 1
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+res=$TOP/results/costs-$stamp$SFX
+mkdir -p "$res"
+start=$(date +%s)
+
+tool=$BUILD/count$SFX/costcount
+mkdir -p "${tool%/*}"
+if ! [ "$tool" -nt "$TOP/guest/costcount.c" ]; then
+	step "building costcount"
+	"${CROSS}gcc" -static -O2 -Wall -Wextra -Werror -o "$tool" \
+		"$TOP/guest/costcount.c" >"$res/costcount.build.log" 2>&1 ||
+		{ cat "$res/costcount.build.log" >&2; die "building guest/costcount.c failed"; }
+fi
+
+cmd='rc=0'
+for p in $pages; do
+	cmd="$cmd
+/files/costcount -s $mib -m $p || rc=1"
+done
+cmd="$cmd
+exit \$rc"
+
+: >"$res/counts.tsv"
+for k in base patched; do
+	img=$("$TOP/scripts/build-kernel.sh" "$k" count) || exit 1
+	log=$res/$k
+	mkdir -p "$log"
+	"$TOP/scripts/mkinitramfs.sh" "$log/initramfs.cpio" "$cmd" "$tool" || exit 1
+	step "counting on $k-count$SFX (console: ${log#"$TOP"/}/console.log)"
+	TIMEOUT=${TIMEOUT:-1800} "$TOP/scripts/qemu-run.sh" "$img" \
+		"$log/initramfs.cpio" "$log" >"$log/guest.out" 2>"$log/qemu.err"
+	grc=$?
+	rm -f "$log/initramfs.cpio"
+	if [ $grc != 0 ]; then
+		grep 'costcount' "$log/output.log" >&2
+		cat "$log/qemu.err" >&2
+		die "$k count boot failed (exit $grc; logs: $log)"
+	fi
+	tr -d '\r' <"$log/output.log" |
+		sed -n "s/^costcount: case=/$k case=/p" >>"$res/counts.tsv"
+	cp "${img%/*}/kernel-rev" "$log/kernel-rev"
+done
+
+cat >"$res/meta" <<EOM
+date=$stamp
+arch=${ARCH:-x86_64}
+base_rev=$(cat "$res/base/kernel-rev")
+patched=$(cat "$res/patched/kernel-rev")
+series_hash=$("$TOP/scripts/series.sh" hash)
+guest=$([ "$KARCH" = arm64 ] && echo "arm64 (-M virt), ")${SMP:-2} vCPUs, ${MEM:-2G}, swap $swap
+command=make costs$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ "$swap" != zram ] && echo " SWAP=$swap") COST_MIB=$mib BENCH_PAGES="$pages"
+took_s=$(($(date +%s) - start))
+EOM
+
+"$TOP/scripts/costs-table.sh" "$res" || exit 1
+msg "results: ${res#"$TOP"/}/"
