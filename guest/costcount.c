@@ -18,8 +18,8 @@
  * try_to_unmap_one(); tlb_add: calls of set_tlb_ubc_flush_pending_nr()
  * where the kernel has it, else set_tlb_ubc_flush_pending(), each of which
  * makes one arch_tlbbatch_add_pending() call; tlb_flush: calls of
- * try_to_unmap_flush() and try_to_unmap_flush_dirty() (the deferred
- * flushes); tlb_now: calls of flush_tlb_mm_range(), the flushes made at
+ * try_to_unmap_flush(), which flushes what was deferred, if anything
+ * (try_to_unmap_flush_dirty() calls it too); tlb_now: calls of flush_tlb_mm_range(), the flushes made at
  * once (x86; "na" where the kernel has no such function, as on arm64,
  * whose flush_tlb_page() is inline and whose reclaim always defers).
  * The data is checked after each case; a mismatch prints
@@ -73,17 +73,21 @@ static int write_file(const char *path, const char *val)
 }
 
 /*
- * One filter pattern a write: a pattern the kernel lacks fails alone.
- * Returns whether it matched.
+ * One filter pattern a write, ended by a newline so that the kernel
+ * parses it in write() and fails it there (EINVAL) when no function
+ * matches: a pattern the kernel lacks fails alone. Returns whether it
+ * matched.
  */
 static int add_filter(const char *pattern)
 {
 	int fd = open(TRACING "/set_ftrace_filter", O_WRONLY | O_APPEND);
+	char line[128];
 	int ok;
 
 	if (fd < 0)
 		die("open set_ftrace_filter");
-	ok = write(fd, pattern, strlen(pattern)) >= 0;
+	snprintf(line, sizeof(line), "%s\n", pattern);
+	ok = write(fd, line, strlen(line)) == (ssize_t)strlen(line);
 	if (!ok)
 		printf("costcount: note: no function matches %s\n", pattern);
 	close(fd);
@@ -95,10 +99,10 @@ static void setup_counters(void)
 	if (access(TRACING "/function_profile_enabled", F_OK) &&
 	    mount("nodev", TRACING, "tracefs", 0, NULL))
 		die("mount tracefs (CONFIG_FUNCTION_PROFILER?)");
-	if (write_file(TRACING "/set_ftrace_filter", "try_to_unmap_one*"))
+	if (write_file(TRACING "/set_ftrace_filter", "try_to_unmap_one*\n"))
 		die("set_ftrace_filter");
 	add_filter("set_tlb_ubc_flush_pending*");
-	add_filter("try_to_unmap_flush*");
+	add_filter("try_to_unmap_flush");
 	have_now = add_filter("flush_tlb_mm_range");
 	if (access("/proc/lock_stat", W_OK))
 		die("/proc/lock_stat (CONFIG_LOCK_STAT?)");
@@ -148,8 +152,7 @@ static void read_counters(struct counts *c)
 				c->tlb_add_nr += hit;
 			else if (is_func(name, "set_tlb_ubc_flush_pending"))
 				c->tlb_add += hit;
-			else if (is_func(name, "try_to_unmap_flush") ||
-				 is_func(name, "try_to_unmap_flush_dirty"))
+			else if (is_func(name, "try_to_unmap_flush"))
 				c->tlb_flush += hit;
 			else if (is_func(name, "flush_tlb_mm_range"))
 				c->tlb_now += hit;
@@ -166,6 +169,12 @@ static void read_counters(struct counts *c)
 		die("/proc/lock_stat");
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, "&cluster_info[i].lock:");
+
+		/* lockdep turned itself off: it counts nothing any more */
+		if (strstr(line, "lock debugging disabled")) {
+			printf("costcount: FAIL lockdep is off (%s): no lock counts\n", line);
+			exit(1);
+		}
 		unsigned long v[8];
 
 		/* class: con-bounces contentions wait-min wait-max wait-total
@@ -212,6 +221,7 @@ static void set_mthp(size_t kib)
 	}
 }
 
+/* len bytes aligned to the folio size; the rest of the mapping unmapped */
 static char *map(void)
 {
 	char *p = mmap(NULL, len + folio, PROT_READ | PROT_WRITE,
@@ -221,6 +231,10 @@ static char *map(void)
 	if (p == MAP_FAILED)
 		die("mmap");
 	a = ((uintptr_t)p + folio - 1) & ~(uintptr_t)(folio - 1);
+	if (a > (uintptr_t)p)
+		munmap(p, a - (uintptr_t)p);
+	if ((uintptr_t)p + folio > a)
+		munmap((char *)a + len, (uintptr_t)p + folio - a);
 	return (char *)a;
 }
 

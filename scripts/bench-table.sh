@@ -71,7 +71,7 @@ END {
 		# calibration (calibrate at the same page size): a boot
 		# that ran slow throughout counts like the others
 		ncal = "-"
-		if (calibrated(order[r], mp[2])) {
+		if (mp[1] != "calibrate" && calibrated(order[r], mp[2])) {
 			normed("base" SUBSEP order[r], mp[2]); bc = MED
 			normed("patched" SUBSEP order[r], mp[2]); pc = MED
 			if (pc > 0) ncal = sprintf("%.3f", bc / pc)

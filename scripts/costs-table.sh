@@ -14,7 +14,7 @@ res=$1
 		name[4] = "tlb_flush"; name[5] = "tlb_now"
 		fmt = "%-16s %-4s %-17s %-16s %-9s %-9s %s\n"
 		printf fmt, "case", "page", "cluster lock", "TLB-batch adds", "unmap_one",
-			"deferred", "at once"
+			"flush", "flush now"
 	}
 	{
 		delete v
@@ -32,7 +32,7 @@ res=$1
 		if (b == "na" || p == "na") return "n/a"
 		b = int(b * 10 + 0.5) / 10; p = int(p * 10 + 0.5) / 10
 		if (b == p) return num(b)
-		r = p > 0 ? sprintf(" (%sx)", num(int(b / p * 10 + 0.5) / 10)) : ""
+		r = (p > 0 && b > 0) ? sprintf(" (%sx)", num(int(b / p * 10 + 0.5) / 10)) : ""
 		return num(b) "->" num(p) r
 	}
 	END {
@@ -47,9 +47,10 @@ res=$1
 		}
 	}' "$res/counts.tsv" || die "summary failed"
 	echo "cluster lock: acquisitions of the swap cluster locks (lock_stat); TLB-batch adds:"
-	echo "arch_tlbbatch_add_pending() calls; unmap_one: try_to_unmap_one() calls; deferred:"
-	echo "try_to_unmap_flush*() calls; at once: flush_tlb_mm_range() calls (x86 only; arm64"
-	echo "inlines it and always defers) (function profiler)"
+	echo "arch_tlbbatch_add_pending() calls; unmap_one: try_to_unmap_one() calls; flush:"
+	echo "try_to_unmap_flush() calls (each flushes what was deferred, if anything); flush"
+	echo "now: flush_tlb_mm_range() calls, flushes not deferred (x86; n/a on arm64, where it"
+	echo "is inline and reclaim always defers); from the function profiler"
 	sed -n -e 's/^guest=/guest: /p' -e 's/^command=/command: /p' "$res/meta"
 } >"$res/table.txt.new" && mv "$res/table.txt.new" "$res/table.txt"
 cat "$res/table.txt"

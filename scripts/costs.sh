@@ -64,7 +64,7 @@ done
 
 cat >"$res/meta" <<EOM
 date=$stamp
-arch=${ARCH:-x86_64}
+arch=$([ "$KARCH" = arm64 ] && echo arm64 || echo x86_64)
 base_rev=$(cat "$res/base/kernel-rev")
 patched=$(cat "$res/patched/kernel-rev")
 series_hash=$("$TOP/scripts/series.sh" hash)

@@ -88,10 +88,15 @@ results() {
 	if [ -f "$noise/summary.tsv" ]; then
 		awk -v cmd="$(kv "$noise/meta" command)" -v date="$(kv "$noise/meta" date)" '
 			{ r = $8 + 0; if (NR == 1 || r < lo) lo = r; if (NR == 1 || r > hi) hi = r }
+			$9 != "" && $9 != "-" && $1 !~ /^calibrate_/ {
+				c = $9 + 0; if (!nc++ || c < clo) clo = c; if (nc == 1 || c > chi) chi = c
+			}
 			END {
 				printf "Noise band: a null run, the base kernel booted in both columns,\n"
 				printf "gave ratios from %.2f to %.2f over its %d rows; it ran %s as\n", lo, hi, NR, date
 				printf "  %s\n", cmd
+				if (nc)
+					printf "(ratio/cal, each boot divided by its calibrate row: %.2f to %.2f)\n", clo, chi
 				printf "A row shows a real change only when the two kernels'"'"' min-max ranges\n"
 				printf "do not overlap (column \"real?\"); a ratio inside the band alone\n"
 				printf "means nothing.\n"

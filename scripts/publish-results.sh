@@ -1,6 +1,6 @@
 #!/bin/sh
 # Publish a `make run` result: publish-results.sh [RESULTS_DIR]
-# (default results/latest). Copies its table, samples, summary and meta
+# (default results/latest, results/latest-arm64 with ARCH=arm64). Copies its table, samples, summary and meta
 # into measured/results, or measured/noise for a null run (NULL=1), both
 # tracked in git (measured/results-arm64, noise-arm64 for ARCH=arm64),
 # then writes the README table and the cover letter from them: numbers
@@ -8,7 +8,7 @@
 # A `make costs` folder (results/costs-STAMP) goes to measured/costs, or
 # measured/costs-arm64, alone.
 . "$(dirname "$0")/lib.sh"
-src=${1:-$TOP/results/latest}
+src=${1:-$TOP/results/latest$SFX}
 # a `make costs` folder: its counts go to measured/costs (costs-arm64)
 if [ -f "$src/counts.tsv" ]; then
 	for f in meta counts.tsv table.txt; do
@@ -21,7 +21,8 @@ if [ -f "$src/counts.tsv" ]; then
 		cp "$src/meta" "$src/counts.tsv" "$src/table.txt" "$dst/" ||
 		die "cannot copy $src into $dst"
 	step "published $(basename "$(cd "$src" && pwd -P)") as ${dst#"$TOP"/}"
-	exit 0
+	# the cover letter carries the counts
+	exec "$TOP/scripts/series.sh" cover
 fi
 for f in meta samples.tsv summary.tsv table.txt; do
 	[ -f "$src/$f" ] || die "no $src/$f (make run first, or RESULTS=results/STAMP)"

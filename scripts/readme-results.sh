@@ -1,14 +1,21 @@
 #!/bin/sh
 # Put a `make run` table into README.md between the results markers, so
 # README numbers always come from a real run.
-# usage: readme-results.sh [RESULTS_DIR]   (default: measured/results;
-# measured/results-arm64 goes between the results-arm64 markers)
+# usage: readme-results.sh [RESULTS_DIR]   (default: measured/results and,
+# when published, measured/results-arm64, between the results-arm64 markers)
 . "$(dirname "$0")/lib.sh"
-res=${1:-$TOP/measured/results}
+if [ -z "$1" ]; then
+	# both published tables
+	"$0" "$TOP/measured/results" || exit 1
+	[ -f "$TOP/measured/results-arm64/table.txt" ] || exit 0
+	exec "$0" "$TOP/measured/results-arm64"
+fi
+res=$1
 [ -f "$res/table.txt" ] || die "no $res/table.txt (make run, then make publish)"
 readme=$TOP/README.md
-# the markers are named after the folder: results, results-arm64
-mark=$(basename "$(cd "$res" && pwd -P)")
+# the markers: results, or results-arm64 for an arm64 run (its meta)
+mark=results
+[ "$(kv "$res/meta" arch)" = arm64 ] && mark=results-arm64
 grep -q "^<!-- $mark:begin -->\$" "$readme" && grep -q "^<!-- $mark:end -->\$" "$readme" ||
 	die "README.md lacks the <!-- $mark:begin/end --> markers"
 tmp=$(mktemp)

@@ -143,7 +143,7 @@ accel=$(grep -o -- '-accel [a-z]* -cpu [^ ]*' "$res/base-round1/qemu.cmd" |
 	sed 's/^-accel \([a-z]*\) -cpu /\1, cpu /')
 cat >"$res/meta" <<EOM
 date=$stamp
-arch=${ARCH:-x86_64}
+arch=$([ "$KARCH" = arm64 ] && echo arm64 || echo x86_64)
 base=$(cat "$BUILD/base-perf$SFX/base-version")
 base_rev=$(cat "$BUILD/base-perf$SFX/kernel-rev")
 patched=$(if [ "$null" = 1 ]; then echo "base (null run)"; else cat "$BUILD/patched-perf$SFX/kernel-rev"; fi)
