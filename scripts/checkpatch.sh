@@ -1,7 +1,8 @@
 #!/bin/sh
 # checkpatch.pl --strict on every patch of patches/series (the base tree's
 # checkpatch). Errors always fail. A WARNING or CHECK fails unless the
-# patch's changelog justifies its type on a line "checkpatch: TYPE: why".
+# patch's notes (below its "---" line: git notes on the work commit, see
+# scripts/series.sh) justify its type on a line "checkpatch: TYPE: why".
 . "$(dirname "$0")/lib.sh"
 need perl
 mkdir -p "$BUILD"
@@ -22,7 +23,7 @@ for p in $(sed -e 's/#.*//' "$TOP/patches/series" | grep -v '^[[:space:]]*$'); d
 	errs=$(printf '%s\n' "$res" | grep -c ': ERROR:')
 	unjust=
 	for t in $(printf '%s\n' "$res" | sed -n 's/.*: \(WARNING\|CHECK\):\([A-Z0-9_]*\):.*/\2/p' | sort -u); do
-		sed '/^---$/q' "$f" | grep -q "^checkpatch: $t:" || unjust="$unjust $t"
+		"$TOP/scripts/series.sh" notes "$f" | grep -q "^checkpatch: $t:" || unjust="$unjust $t"
 	done
 	if [ "$errs" != 0 ] || [ -n "$unjust" ]; then
 		msg "checkpatch: $p: $errs error(s), unjustified:${unjust:- none}"

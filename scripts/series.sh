@@ -8,8 +8,12 @@
 #        series.sh hash [DIR]  print a hash of the series (names and
 #                          contents) in DIR (default patches/)
 #        series.sh format DIR PREFIX   the mails of base..work, for sending
+#        series.sh notes FILE  print the notes below a patch's "---" line
 # FORCE=1 apply discards work-tree commits that were never exported;
 # ALLOW_DIRTY=1 builds uncommitted changes as they are (experiments).
+# Notes for reviewers that do not belong in the commit (checkpatch's
+# warnings and why they stay) are git notes on the work commits: export
+# writes them below each patch's "---" line, apply reads them back.
 . "$(dirname "$0")/lib.sh"
 need git
 PATCHES=$TOP/patches
@@ -36,13 +40,24 @@ ensure_work() {
 # trailer, and none of the user's diff/format settings; $2: subject prefix
 format_into() {
 	git -C "$WORK" -c core.abbrev=12 -c diff.noprefix=false \
+		-c core.notesRef=refs/notes/commits \
 		-c diff.mnemonicPrefix=false -c diff.algorithm=myers \
 		-c diff.renames=true -c diff.relative=false -c format.signOff=false \
 		-c format.numbered=auto -c format.coverLetter=false \
 		-c format.thread=false \
-		format-patch -q --zero-commit --no-signature --no-notes --no-to --no-cc \
+		format-patch -q --zero-commit --no-signature --notes --no-to --no-cc \
 		--subject-prefix="${2:-PATCH}" -o "$1" base..HEAD >/dev/null ||
 		die "git format-patch failed"
+}
+
+# The notes of a patch file: the indented block that format-patch writes
+# after "---", a blank line and "Notes:", unindented (nothing: no notes).
+notes_of() {
+	awk '!s { if ($0 == "---") s = 1; next }
+	     s == 1 { s = 2; if ($0 != "") exit; next }
+	     s == 2 { if ($0 != "Notes:") exit; s = 3; next }
+	     $0 == "" { exit }
+	     { sub(/^    /, ""); print }' "$1"
 }
 
 # uncommitted changes in $WORK, untracked files included (nothing: clean)
@@ -154,6 +169,14 @@ $(dirty)"
 				sort -u | tr '\n' ' ')
 			die "patch $p does not apply on $(cat "$SRC/.git/base-version")${files:+ (conflicting file: $files)}"
 		fi
+		notes_of "$PATCHES/$p" >"$CACHE/.series-notes"
+		if [ -s "$CACHE/.series-notes" ]; then
+			git -C "$WORK" -c user.name="${GIT_AUTHOR_NAME:-series}" \
+				-c user.email="${GIT_AUTHOR_EMAIL:-series@localhost}" \
+				notes --ref=refs/notes/commits add -f \
+				-F "$CACHE/.series-notes" HEAD >/dev/null 2>&1 ||
+				die "cannot attach the notes of $p to its commit in $WORK"
+		fi
 		n=$((n + 1))
 	done
 	step "applied $n patch(es) onto base in $WORK"
@@ -175,14 +198,18 @@ cmd_hash() {
 }
 
 # The same over the code only: each patch from its first "---" line on
-# (diffstat and diff), so that a changelog edit keeps it. DIR: another
-# copy of patches/ (default patches/).
+# (diffstat and diff) without its notes, so that a changelog or note
+# edit keeps it. DIR: another copy of patches/ (default patches/).
 cmd_code_hash() {
 	need sha256sum
 	d=${1:-$PATCHES}
 	for p in $(SERIES="$d/series" list_series); do
 		[ -f "$d/$p" ] || die "$d/series names $p, which does not exist"
-		sed -n '/^---$/,$p' "$d/$p"
+		awk '!s { if ($0 == "---") { s = 1; print }; next }
+		     s == 1 { s = 2; if ($0 == "") { n = 1; next } }
+		     n == 1 { if ($0 == "Notes:") { n = 2; next }; print ""; n = 0 }
+		     n == 2 { if ($0 == "") n = 0; next }
+		     { print }' "$d/$p"
 	done | sha256sum | cut -c1-16
 }
 
@@ -193,6 +220,7 @@ check) cmd_check ;;
 cover) cmd_cover ;;
 hash) cmd_hash "$2" ;;
 code-hash) cmd_code_hash "$2" ;;
+notes) [ -f "$2" ] || die "usage: $0 notes PATCHFILE"; notes_of "$2" ;;
 format) [ -d "$2" ] || die "usage: $0 format DIR PREFIX"; format_into "$2" "$3" ;;
-*) die "usage: $0 apply|export|check|cover|hash|code-hash [DIR]|format" ;;
+*) die "usage: $0 apply|export|check|cover|hash|code-hash [DIR]|format|notes FILE" ;;
 esac
