@@ -97,6 +97,9 @@ END {
 	prog=swap_batch
 	grep -q '^command=.*BENCH=discard' "$res/meta" && prog=swap_discard
 	echo "$prog, base vs patched: medians of $(sed -n 's/^rounds=//p' "$res/meta") boots each, alternating; ratio = base/patched (>1: patched faster)"
+	pf=$(sed -n 's/^prefixes=//p' "$res/meta")
+	[ -n "$pf" ] &&
+		echo "PREFIXES=$pf: \"base\" is the base with the series' first ${pf%%:*} patches, \"patched\" with its first ${pf#*:} (kernels $(sed -n 's/^base_rev=//p' "$res/meta") and $(sed -n 's/^patched=//p' "$res/meta"))"
 	grep -q ' calibrate ' "$res/samples.tsv" &&
 		echo "ratio/cal: the same ratio, of each boot's time over its own calibrate row (the calibration, which the series does not change)"
 	[ $prog = swap_discard ] &&

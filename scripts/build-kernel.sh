@@ -1,6 +1,8 @@
 #!/bin/sh
 # Build a guest kernel: build-kernel.sh KERNEL VARIANT
-#   KERNEL  base (the pristine base tree) or patched (base + patches/series)
+#   KERNEL  base (the pristine base tree), patched (base + patches/series)
+#           or prefix-K (base + the series' first K patches, K from 0, in
+#           the worktree cache/prefix; make run PREFIXES=A:B)
 #   VARIANT perf, debug or count (configs/VARIANT.config)
 #   ARCH    x86_64 (default) or arm64 (see scripts/lib.sh)
 # Objects go to SRCTREE/.out/VARIANT (VARIANT-arm64 for arm64), and
@@ -14,7 +16,23 @@ need make gcc flex bison bc "${CROSS}gcc"
 case $kernel in
 base) "$TOP/scripts/base-tree.sh" || exit 1; src=$SRC ;;
 patched) "$TOP/scripts/series.sh" apply || exit 1; src=$WORK ;;
-*) die "KERNEL must be base or patched, not '$kernel'" ;;
+prefix-*)
+	"$TOP/scripts/series.sh" apply || exit 1
+	k=${kernel#prefix-}
+	n=$(git -C "$WORK" rev-list --count base..HEAD)
+	case $k in ''|*[!0-9]*) die "KERNEL=prefix-K: K must be a number from 0 to $n, not '$k'" ;; esac
+	[ "$k" -le "$n" ] || die "KERNEL=prefix-$k: the series has $n patches (K from 0 to $n)"
+	rev=base
+	[ "$k" -gt 0 ] && rev=$(git -C "$WORK" rev-list --reverse base..HEAD | sed -n "${k}p")
+	src=$CACHE/prefix
+	if [ ! -e "$src/.git" ]; then
+		git -C "$SRC" worktree prune
+		git -C "$SRC" worktree add -q --detach "$src" base ||
+			die "cannot make the prefix worktree $src"
+	fi
+	git -C "$src" checkout -q --detach "$rev" ||
+		die "cannot check out the first $k patches in $src" ;;
+*) die "KERNEL must be base, patched or prefix-K (base + the first K patches), not '$kernel'" ;;
 esac
 out=$src/.out/$variant$SFX
 run=$BUILD/$kernel-$variant$SFX

@@ -1,8 +1,8 @@
 #!/bin/sh
 # make cow-counters: what a COW fault leaves in the swap cache, on the base.
-# Builds the base with only the series' counter patch (patches/*-mm-swap-
-# count-what-COW-leaves-in-the-swap-cache.patch) in cache/cowbase (perf
-# config), boots it with MGLRU on and then off, runs the fork-and-write
+# Builds the base with only the counter patch (tests/cow-counters.patch,
+# a measurement patch that is not part of the series) in cache/cowbase
+# (perf config), boots it with MGLRU on and then off, runs the fork-and-write
 # workload (swap_batch -w) at each size of BENCH_PAGES and prints the
 # counters, one line a run. Env: BENCH_MIB (256), BENCH_PAGES ("4 64"),
 # WL_SECONDS (20), WL_CHILDREN (3), SWAP (zram|ssd|hdd|file: the guest's
@@ -13,8 +13,8 @@ need git make gcc
 mib=${BENCH_MIB:-256} pages=${BENCH_PAGES:-4 64}
 secs=${WL_SECONDS:-20} kids=${WL_CHILDREN:-3}
 swap=$(swap_kind) || exit 1
-patch=$(ls "$TOP"/patches/*-mm-swap-count-what-COW-leaves-in-the-swap-cache.patch 2>/dev/null | head -n 1)
-[ -n "$patch" ] || die "no counter patch in patches/ (*-mm-swap-count-what-COW-leaves-in-the-swap-cache.patch)"
+patch=$TOP/tests/cow-counters.patch
+[ -f "$patch" ] || die "no counter patch: ${patch#"$TOP"/} is missing"
 "$TOP/scripts/base-tree.sh" || exit 1
 src=$CACHE/cowbase out=$CACHE/cowbase/.out/perf
 if ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then

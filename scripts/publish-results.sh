@@ -27,6 +27,14 @@ fi
 for f in meta samples.tsv summary.tsv table.txt; do
 	[ -f "$src/$f" ] || die "no $src/$f (make run first, or RESULTS=results/STAMP)"
 done
+# the README table and the cover letter are the whole series against the
+# base, swap_batch's benchmarks: other runs are kept by hand next to
+# their story (measured/discard/, measured/cowws/, measured/prefix/)
+[ -z "$(kv "$src/meta" prefixes)" ] ||
+	die "$src is a PREFIXES=$(kv "$src/meta" prefixes) run: make publish takes base against the whole series only (copy it to measured/prefix/ instead)"
+case $(kv "$src/meta" command) in
+*BENCH=*) die "$src is not a swap_batch benchmark run ($(kv "$src/meta" command)): make publish takes those only (copy it to measured/discard/ or measured/cowws/ instead)" ;;
+esac
 # arm64 runs go to the same folders with -arm64 appended
 sfx=
 [ "$(kv "$src/meta" arch)" = arm64 ] && sfx=-arm64

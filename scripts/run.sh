@@ -15,7 +15,10 @@
 # swapon policy), DISCARD_ROUNDS (8) rounds of BENCH_MIB (128 here) a boot,
 # SDISC_OPTS (the device's timing)), LRU_GEN (1/0), SWAP (zram|ssd|hdd|file:
 # the guest's swap device, named in meta and the table), ARCH (x86_64 or
-# arm64: see scripts/lib.sh; arm64 results are folders STAMP-arm64).
+# arm64: see scripts/lib.sh; arm64 results are folders STAMP-arm64),
+# PREFIXES (A:B: the "base" column is the base with the series' first A
+# patches, the "patched" one with its first B; 0 is the base itself: the
+# numbers of one patch are PREFIXES=K-1:K).
 . "$(dirname "$0")/lib.sh"
 bench=${BENCH:-swap}
 def_mib=256
@@ -51,8 +54,16 @@ file) swap_desc="a swap file on ext4 on a virtio disk of ${DISK_SIZE:-1G} (non-r
 ssd) swap_desc="virtio disk ${DISK_SIZE:-1G}, rotational 0 (ssd)" ;;
 hdd) swap_desc="virtio disk ${DISK_SIZE:-1G}, rotational 1 (hdd)" ;;
 esac
-kernels="base patched"
-[ "$null" = 1 ] && kernels=base
+# the kernels behind the two columns, "base" and "patched"
+kb=base kp=patched
+if [ -n "${PREFIXES:-}" ]; then
+	printf '%s\n' "$PREFIXES" | grep -Eqx '[0-9]+:[0-9]+' ||
+		die "PREFIXES must be A:B, two patch counts (0: the base), e.g. 10:11, not '$PREFIXES'"
+	[ "$null" = 1 ] && die "PREFIXES and NULL=1 do not go together"
+	kb=prefix-${PREFIXES%%:*} kp=prefix-${PREFIXES#*:}
+fi
+kernels="$kb $kp"
+[ "$null" = 1 ] && kernels=$kb
 [ "$rounds" -ge 1 ] 2>/dev/null || die "ROUNDS must be a number >= 1"
 start=$(date +%s)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -89,10 +100,11 @@ n=0 total=$((rounds * 2))
 for r in $(seq 1 "$rounds"); do
 	for k in base patched; do
 		n=$((n + 1))
-		msg "[$n/$total] round $r: $k-perf, $prog $run_args ${mib} MiB, pages: $pages KiB"
+		msg "[$n/$total] round $r: $k ($([ "$k" = base ] && echo "$kb" || echo "$kp")-perf), $prog $run_args ${mib} MiB, pages: $pages KiB"
 		log=$res/$k-round$r
-		img=$BUILD/$k-perf$SFX/${KIMAGE##*/}
-		[ "$null" = 1 ] && img=$BUILD/base-perf$SFX/${KIMAGE##*/}
+		kk=$kb
+		[ "$k" = patched ] && [ "$null" != 1 ] && kk=$kp
+		img=$BUILD/$kk-perf$SFX/${KIMAGE##*/}
 		mkdir -p "$log"
 		KMODS=${img%/*}/sdisc.ko \
 			"$TOP/scripts/mkinitramfs.sh" "$log/initramfs.cpio" "$cmd" || exit 1
@@ -144,10 +156,11 @@ accel=$(grep -o -- '-accel [a-z]* -cpu [^ ]*' "$res/base-round1/qemu.cmd" |
 cat >"$res/meta" <<EOM
 date=$stamp
 arch=$([ "$KARCH" = arm64 ] && echo arm64 || echo x86_64)
-base=$(cat "$BUILD/base-perf$SFX/base-version")
-base_rev=$(cat "$BUILD/base-perf$SFX/kernel-rev")
-patched=$(if [ "$null" = 1 ]; then echo "base (null run)"; else cat "$BUILD/patched-perf$SFX/kernel-rev"; fi)
+base=$(cat "$BUILD/$kb-perf$SFX/base-version")
+base_rev=$(cat "$BUILD/$kb-perf$SFX/kernel-rev")
+patched=$(if [ "$null" = 1 ]; then echo "base (null run)"; else cat "$BUILD/$kp-perf$SFX/kernel-rev"; fi)
 null=$null
+prefixes=${PREFIXES:-}
 series_hash=$("$TOP/scripts/series.sh" hash)
 code_hash=$("$TOP/scripts/series.sh" code-hash)
 series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series" | wc -l)
@@ -156,7 +169,7 @@ accel=$accel
 clocksource=$clock
 swap=$swap_desc
 guest=$([ "$KARCH" = arm64 ] && echo "arm64 (-M virt), ")${SMP:-2} vCPUs, ${MEM:-2G}, swap $swap_desc, lru_gen=${LRU_GEN:-1}$([ "$bench" = discard ] && echo ", sdisc0 $SDISC_SIZE on zram: $SDISC_OPTS")
-command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ "$swap" != zram ] && echo " SWAP=$swap") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
+command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ -n "${PREFIXES:-}" ] && echo " PREFIXES=$PREFIXES")$([ "$swap" != zram ] && echo " SWAP=$swap") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
 rounds=$rounds
 took_s=$(($(date +%s) - start))
 EOM
