@@ -103,7 +103,7 @@ END {
 	grep -q ' calibrate ' "$res/samples.tsv" &&
 		echo "ratio/cal: the same ratio, of each boot's time over its own calibrate row (the calibration, which the series does not change)"
 	[ $prog = swap_discard ] &&
-		echo "(rounds: total ms of the rounds; pageout-*: ms per MADV_PAGEOUT call; *-mib and discard-reqs: counts, not ms)"
+		echo "(rounds: total ms of the rounds; pageout-*: ms per MADV_PAGEOUT call; *-mib, discard-reqs and freed-clusters: counts, not ms)"
 	sed -e 's/^/  /' "$res/table.txt"
 	sed -n -e 's/^base=/base kernel: /p' -e 's/^machine=/host: /p' -e 's/^accel=/qemu accel: /p' \
 		-e 's/^clocksource=/guest clocksource: /p' -e 's/^guest=/guest: /p' \

@@ -13,7 +13,10 @@
 # rounds of mmap, write, MADV_PAGEOUT, munmap on the slow-discard device
 # sdisc0 (guest/sdisc) with no other swap: DISCARD (pages|once|none: the
 # swapon policy), DISCARD_ROUNDS (8) rounds of BENCH_MIB (128 here) a boot,
-# SDISC_OPTS (the device's timing)), LRU_GEN (1/0), SWAP (zram|ssd|hdd|file:
+# SDISC_OPTS (the device's timing), DISCARD_LAYOUT (rounds, or scattered:
+# swap_discard -l scattered, DISCARD_ROUNDS (3) times fill the device, free
+# every other cluster and swap out as much again at once)), LRU_GEN (1/0),
+# SWAP (zram|ssd|hdd|file:
 # the guest's swap device, named in meta and the table), ARCH (x86_64 or
 # arm64: see scripts/lib.sh; arm64 results are folders STAMP-arm64),
 # PREFIXES (A:B: the "base" column is the base with the series' first A
@@ -26,7 +29,8 @@ def_mib=256
 rounds=${ROUNDS:-5} mib=${BENCH_MIB:-$def_mib} pages=${BENCH_PAGES:-4 64} inner=${INNER:-1}
 null=${NULL:-0}
 wl_seconds=${WL_SECONDS:-30} wl_children=${WL_CHILDREN:-3}
-discard=${DISCARD:-pages} discard_rounds=${DISCARD_ROUNDS:-8}
+discard=${DISCARD:-pages} layout=${DISCARD_LAYOUT:-rounds}
+discard_rounds=${DISCARD_ROUNDS:-$([ "$layout" = scattered ] && echo 3 || echo 8)}
 prog=swap_batch
 case $bench in
 swap) run_args="-b" ;;
@@ -36,9 +40,10 @@ cowws)
 	run_args="-w -d $wl_seconds -c $wl_children" ;;
 discard)
 	case $discard in pages|once|none) ;; *) die "DISCARD must be pages, once or none, not '$discard'" ;; esac
+	case $layout in rounds|scattered) ;; *) die "DISCARD_LAYOUT must be rounds or scattered, not '$layout'" ;; esac
 	[ "$discard_rounds" -ge 1 ] 2>/dev/null || die "DISCARD_ROUNDS must be a number >= 1"
 	prog=swap_discard
-	run_args="-d /dev/sdisc0 -b -p $discard -n $discard_rounds"
+	run_args="-d /dev/sdisc0 -b -p $discard -n $discard_rounds -l $layout"
 	# the benchmark's device only: 1.5 times the region, so that the
 	# allocator needs the clusters of the previous round back
 	export ZRAM_SIZE=0 SDISC_SIZE=$((mib * 3 / 2))M
@@ -169,7 +174,7 @@ accel=$accel
 clocksource=$clock
 swap=$swap_desc
 guest=$([ "$KARCH" = arm64 ] && echo "arm64 (-M virt), ")${SMP:-2} vCPUs, ${MEM:-2G}, swap $swap_desc, lru_gen=${LRU_GEN:-1}$([ "$bench" = discard ] && echo ", sdisc0 $SDISC_SIZE on zram: $SDISC_OPTS")
-command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ -n "${PREFIXES:-}" ] && echo " PREFIXES=$PREFIXES")$([ "$swap" != zram ] && echo " SWAP=$swap") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
+command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ -n "${PREFIXES:-}" ] && echo " PREFIXES=$PREFIXES")$([ "$swap" != zram ] && echo " SWAP=$swap") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard$([ "$layout" = scattered ] && echo " DISCARD_LAYOUT=scattered") DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
 rounds=$rounds
 took_s=$(($(date +%s) - start))
 EOM
