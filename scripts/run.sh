@@ -105,10 +105,10 @@ n=0 total=$((rounds * 2))
 for r in $(seq 1 "$rounds"); do
 	for k in base patched; do
 		n=$((n + 1))
-		msg "[$n/$total] round $r: $k ($([ "$k" = base ] && echo "$kb" || echo "$kp")-perf), $prog $run_args ${mib} MiB, pages: $pages KiB"
-		log=$res/$k-round$r
 		kk=$kb
 		[ "$k" = patched ] && [ "$null" != 1 ] && kk=$kp
+		msg "[$n/$total] round $r: $k ($kk-perf$([ "$null" = 1 ] && [ "$k" = patched ] && echo ', null run')), $prog $run_args ${mib} MiB, pages: $pages KiB"
+		log=$res/$k-round$r
 		img=$BUILD/$kk-perf$SFX/${KIMAGE##*/}
 		mkdir -p "$log"
 		KMODS=${img%/*}/sdisc.ko \
