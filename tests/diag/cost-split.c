@@ -14,7 +14,17 @@
  *                    without the compressor
  *   fork-swapped     fork() with the same-filled region swapped out
  *   fork-empty       fork() of the same process without the region
- * Every page is read back and checked; swap use must grow by the region.
+ *   munmap-shared    munmap() of the same-filled region swapped out, in the
+ *                    parent, while a forked child shares it (swap_batch's
+ *                    munmap-shared: every swap count drops from 2 to 1)
+ *   munmap-none      munmap() of a region as large whose page tables are
+ *                    in place but hold no entries (faulted in, then
+ *                    MADV_DONTNEED): the walk and the teardown without the
+ *                    swap entries
+ * Every page is read back and checked (the child checks the shared region
+ * after the parent's munmap); swap use must grow by the region.
+ *
+ *   cost-split ROUNDS MIB munmap  runs the munmap rows only.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -113,13 +123,100 @@ static double time_fork(void)
 	return t1 - t0;
 }
 
+static void swap_out(char *m, const char *name)
+{
+	long before = swap_used_kb(), after;
+
+	madvise(m, len, MADV_PAGEOUT);
+	after = swap_used_kb();
+	if (after - before < (long)(len >> 10)) {
+		printf("cost-split: FAIL %s: swap grew by %ld of %zu kB\n",
+		       name, after - before, len >> 10);
+		exit(1);
+	}
+}
+
+/*
+ * munmap() in the parent while a child shares the swapped-out region; the
+ * child checks the region once the parent has unmapped it.
+ */
+static double time_munmap_shared(char *m, uint64_t seed)
+{
+	int go[2], status;
+	double t0, t1;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(go)) {
+		perror("pipe");
+		exit(2);
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(2);
+	}
+	if (!pid) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		_exit(check(m, 1, seed) ? 1 : 0);
+	}
+	close(go[0]);
+	t0 = now_ms();
+	munmap(m, len);
+	t1 = now_ms();
+	if (write(go[1], &c, 1) != 1 || waitpid(pid, &status, 0) != pid) {
+		perror("munmap-shared child");
+		exit(2);
+	}
+	close(go[1]);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("cost-split: FAIL munmap-shared: the child read back wrong data\n");
+		exit(1);
+	}
+	return t1 - t0;
+}
+
+static void munmap_rows(int r)
+{
+	char *m = map();
+	double t0, t1;
+
+	fill(m, 1, r);
+	swap_out(m, "munmap-shared");
+	printf("cost-split: metric=munmap-shared round=%d ms=%.3f\n", r,
+	       time_munmap_shared(m, r));
+
+	m = map();
+	fill(m, 1, r);
+	if (check(m, 1, r)) {
+		printf("cost-split: FAIL munmap-none: data differs\n");
+		exit(1);
+	}
+	madvise(m, len, MADV_DONTNEED);
+	t0 = now_ms();
+	munmap(m, len);
+	t1 = now_ms();
+	printf("cost-split: metric=munmap-none round=%d ms=%.3f\n", r, t1 - t0);
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 3;
+	int only_munmap = argc > 3 && !strcmp(argv[3], "munmap");
 	int r, same;
 
+	if (argc > 3 && !only_munmap) {
+		fprintf(stderr, "usage: cost-split [ROUNDS [MIB [munmap]]]\n");
+		return 2;
+	}
 	len = (size_t)(argc > 2 ? atoi(argv[2]) : 256) << 20;
 	for (r = 1; r <= rounds; r++) {
+		if (only_munmap) {
+			munmap_rows(r);
+			continue;
+		}
 		for (same = 0; same < 2; same++) {
 			const char *name = same ? "same" : "pattern";
 			char *m = map();
@@ -150,6 +247,8 @@ int main(int argc, char **argv)
 		}
 		printf("cost-split: metric=fork-empty round=%d ms=%.3f\n", r,
 		       time_fork());
+		/* after the older rows, which keep their conditions */
+		munmap_rows(r);
 	}
 	printf("cost-split: ok\n");
 	return 0;
