@@ -65,6 +65,15 @@ set --
 [ "$variant" = perf ] &&
 	set -- CFLAGS_lz4_compress.o=-falign-functions=4096 \
 		CFLAGS_lz4_decompress.o=-falign-functions=4096
+# PERF_ALIGN: more objects whose functions start on a 4 KiB page in perf
+# kernels, for experiments on layout (e.g. PERF_ALIGN=memory.o)
+for o in ${PERF_ALIGN:-}; do
+	case $o in
+	*/*|*[!a-z0-9_.-]*|[!a-z]*|*[!o]|*[!.]o) die "PERF_ALIGN: '$o' is not an object file name such as memory.o (no directory)" ;;
+	esac
+	[ "$variant" = perf ] || die "PERF_ALIGN applies to perf kernels only (VARIANT=perf)"
+	set -- "$@" "CFLAGS_$o=-falign-functions=4096"
+done
 step "building $kernel-$variant$SFX kernel ($(cat "$SRC/.git/base-version"); log: $out/build.log)"
 start=$(date +%s)
 if ! make -C "$src" O="$out" ARCH=$KARCH CROSS_COMPILE=$CROSS CC="$cc" \

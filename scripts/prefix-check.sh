@@ -124,7 +124,12 @@ exit \$rc" || exit 1
 	msg "$name: boots, $label: $sum in $(($(date +%s) - t)) s"
 done
 took=$(($(date +%s) - start))
-[ "${PREFIX_BOOT:-1}" = 1 ] || { msg "all $n prefixes of the series build (${ARCH:-x86_64} $variant, no boots)"; exit 0; }
+if [ "${PREFIX_BOOT:-1}" != 1 ]; then
+	from=${PREFIX_FROM:-1}
+	[ "$from" -gt 1 ] && what="prefixes $from..$n" || what="all $n prefixes"
+	msg "$what of the series build (${ARCH:-x86_64} $variant, no boots)"
+	exit 0
+fi
 if [ "${PREFIX_FROM:-1}" -gt 1 ]; then
 	msg "prefixes $PREFIX_FROM..$n of the series build ($variant: $built builds, $booted boots with swap_batch -t and swap-stress) in $((took / 60)) min $((took % 60)) s (no stamp: partial check)"
 	exit 0
