@@ -27,6 +27,8 @@ fi
 for f in meta samples.tsv summary.tsv table.txt; do
 	[ -f "$src/$f" ] || die "no $src/$f (make run first, or RESULTS=results/STAMP)"
 done
+[ -z "$(kv "$src/meta" perf_align)" ] ||
+	die "$src was built with PERF_ALIGN=\"$(kv "$src/meta" perf_align)\": a layout experiment, not the kernels make run builds; it is not published"
 # the README table and the cover letter are the whole series against the
 # base, swap_batch's benchmarks: other runs are kept by hand next to
 # their story (measured/discard/, measured/cowws/, measured/prefix/)
