@@ -12,7 +12,7 @@ res=$1
 	BEGIN {
 		name[1] = "ci_lock"; name[2] = "tlb_add"; name[3] = "unmap_one"
 		name[4] = "tlb_flush"; name[5] = "tlb_now"
-		fmt = "%-16s %-4s %-17s %-16s %-9s %-9s %s\n"
+		fmt = "%-16s %-4s %-19s %-16s %-9s %-13s %s\n"
 		printf fmt, "case", "page", "cluster lock", "TLB-batch adds", "unmap_one",
 			"flush", "flush now"
 	}
