@@ -11,7 +11,7 @@
  * prints one line:
  *
  *   costcount: case=fork page=64K size_mib=64 ci_lock=N unmap_one=N
- *              tlb_add=N tlb_flush=N tlb_now=N
+ *              tlb_add=N tlb_flush=N tlb_now=N memcg_id=N
  *
  * ci_lock: acquisitions of the swap cluster locks (lock class
  * "&cluster_info[i].lock", /proc/lock_stat); unmap_one: calls of
@@ -21,7 +21,10 @@
  * try_to_unmap_flush(), which flushes what was deferred, if anything
  * (try_to_unmap_flush_dirty() calls it too); tlb_now: calls of flush_tlb_mm_range(), the flushes made at
  * once (x86; "na" where the kernel has no such function, as on arm64,
- * whose flush_tlb_page() is inline and whose reclaim always defers).
+ * whose flush_tlb_page() is inline and whose reclaim always defers);
+ * memcg_id: calls that read swap entries' memcg ids from the swap_cgroup
+ * map, lookup_swap_cgroup_id() (one entry) and swap_cgroup_id_run() (a
+ * run, where the kernel has it).
  * The data is checked after each case; a mismatch prints
  * "costcount: FAIL" and exits 1.
  */
@@ -50,6 +53,7 @@ static int failed;
 
 struct counts {
 	unsigned long ci_lock, unmap_one, tlb_add, tlb_add_nr, tlb_flush, tlb_now;
+	unsigned long memcg_id;
 };
 
 static int have_now;
@@ -104,6 +108,8 @@ static void setup_counters(void)
 	add_filter("set_tlb_ubc_flush_pending*");
 	add_filter("try_to_unmap_flush");
 	have_now = add_filter("flush_tlb_mm_range");
+	add_filter("lookup_swap_cgroup_id");
+	add_filter("swap_cgroup_id_run");
 	if (access("/proc/lock_stat", W_OK))
 		die("/proc/lock_stat (CONFIG_LOCK_STAT?)");
 }
@@ -156,6 +162,9 @@ static void read_counters(struct counts *c)
 				c->tlb_flush += hit;
 			else if (is_func(name, "flush_tlb_mm_range"))
 				c->tlb_now += hit;
+			else if (is_func(name, "lookup_swap_cgroup_id") ||
+				 is_func(name, "swap_cgroup_id_run"))
+				c->memcg_id += hit;
 		}
 		fclose(f);
 	}
@@ -195,9 +204,9 @@ static void report(const char *name, const struct counts *c)
 
 	if (have_now)
 		snprintf(now, sizeof(now), "%lu", c->tlb_now);
-	printf("costcount: case=%s page=%zuK size_mib=%zu ci_lock=%lu unmap_one=%lu tlb_add=%lu tlb_flush=%lu tlb_now=%s\n",
+	printf("costcount: case=%s page=%zuK size_mib=%zu ci_lock=%lu unmap_one=%lu tlb_add=%lu tlb_flush=%lu tlb_now=%s memcg_id=%lu\n",
 	       name, folio >> 10, len >> 20, c->ci_lock, c->unmap_one,
-	       c->tlb_add, c->tlb_flush, now);
+	       c->tlb_add, c->tlb_flush, now, c->memcg_id);
 }
 
 static void set_mthp(size_t kib)

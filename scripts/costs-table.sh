@@ -11,17 +11,17 @@ res=$1
 	awk '
 	BEGIN {
 		name[1] = "ci_lock"; name[2] = "tlb_add"; name[3] = "unmap_one"
-		name[4] = "tlb_flush"; name[5] = "tlb_now"
-		fmt = "%-16s %-4s %-19s %-16s %-9s %-13s %s\n"
+		name[4] = "tlb_flush"; name[5] = "tlb_now"; name[6] = "memcg_id"
+		fmt = "%-16s %-4s %-19s %-16s %-9s %-13s %-17s %s\n"
 		printf fmt, "case", "page", "cluster lock", "TLB-batch adds", "unmap_one",
-			"flush", "flush now"
+			"flush", "flush now", "memcg ids"
 	}
 	{
 		delete v
 		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		row = v["case"] " " v["page"]
 		if (!(row in seen)) { seen[row] = 1; order[++n] = row }
-		for (c = 1; c <= 5; c++) {
+		for (c = 1; c <= 6; c++) {
 			val[$1, row, c] = "na"
 			if ((name[c] in v) && v[name[c]] != "na")
 				val[$1, row, c] = v[name[c]] / v["size_mib"]
@@ -43,14 +43,17 @@ res=$1
 				cell(val["base", order[r], 2], val["patched", order[r], 2]),
 				cell(val["base", order[r], 3], val["patched", order[r], 3]),
 				cell(val["base", order[r], 4], val["patched", order[r], 4]),
-				cell(val["base", order[r], 5], val["patched", order[r], 5])
+				cell(val["base", order[r], 5], val["patched", order[r], 5]),
+				cell(val["base", order[r], 6], val["patched", order[r], 6])
 		}
 	}' "$res/counts.tsv" || die "summary failed"
 	echo "cluster lock: acquisitions of the swap cluster locks (lock_stat); TLB-batch adds:"
 	echo "arch_tlbbatch_add_pending() calls; unmap_one: try_to_unmap_one() calls; flush:"
 	echo "try_to_unmap_flush() calls (each flushes what was deferred, if anything); flush"
 	echo "now: flush_tlb_mm_range() calls, flushes not deferred (x86; n/a on arm64, where it"
-	echo "is inline and reclaim always defers); from the function profiler"
+	echo "is inline and reclaim always defers); memcg ids: lookup_swap_cgroup_id() and"
+	echo "swap_cgroup_id_run() calls, reads of swap entries' memcg ids; from the function"
+	echo "profiler"
 	sed -n -e 's/^guest=/guest: /p' -e 's/^command=/command: /p' "$res/meta"
 } >"$res/table.txt.new" && mv "$res/table.txt.new" "$res/table.txt"
 cat "$res/table.txt"

@@ -4,8 +4,8 @@
 # (configs/count.config: lock_stat and the function profiler; never
 # timed), boots each once, and runs guest/costcount at each page size of
 # BENCH_PAGES: per case, acquisitions of the swap cluster locks, calls of
-# try_to_unmap_one(), TLB-batch adds (arch_tlbbatch_add_pending() calls)
-# and deferred flushes, printed per MiB. Writes results/costs-STAMP
+# try_to_unmap_one(), TLB-batch adds (arch_tlbbatch_add_pending() calls),
+# deferred flushes and reads of swap entries' memcg ids, printed per MiB. Writes results/costs-STAMP
 # (-arm64 for ARCH=arm64): counts.tsv, table.txt, meta.
 # Env: COST_MIB (64), BENCH_PAGES ("4 64"), ARCH, SWAP (zram, the default,
 # or ssd|hdd|file), TIMEOUT (1800 s a boot).
