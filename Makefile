@@ -22,6 +22,8 @@ endif
 # of DISK_SIZE; see docs/devices.md); make test runs each list of tests/ on its own
 export SWAP
 export DISK_SIZE ?= 1G
+# the swap disk's write rate, bytes a second (empty: not limited)
+export DISK_WRITE_BPS
 # hugetlb pages reserved in the guest (make test: 16 unless given)
 export HUGEPAGES
 export ZRAM_SIZE ?= 1G

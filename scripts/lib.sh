@@ -34,6 +34,20 @@ swap_kind() {
 	esac
 }
 
+# DISK_WRITE_BPS: the swap disk's write rate in bytes a second (QEMU's
+# throttling.bps-write), for a disk whose writeback outlasts the calls
+# that start it; empty: not limited. Prints it; dies on a bad value, and
+# with "one-device" also when SWAP is zram (no disk to limit).
+disk_write_bps() {
+	case ${DISK_WRITE_BPS:-} in
+	'') return 0 ;;
+	*[!0-9]* | 0*) die "DISK_WRITE_BPS must be a whole number of bytes a second such as 4000000, not '$DISK_WRITE_BPS'" ;;
+	esac
+	[ "${1:-}" != one-device ] || [ "$(swap_kind)" != zram ] ||
+		die "DISK_WRITE_BPS limits the swap disk: set SWAP=ssd, hdd or file"
+	echo "$DISK_WRITE_BPS"
+}
+
 # ARCH, the guest's architecture: x86_64 (default) or arm64 (cross-built
 # with Debian's aarch64-linux-gnu toolchain, booted on qemu-system-aarch64
 # -M virt). Sets KARCH (the kernel's ARCH), CROSS (CROSS_COMPILE), KTARGET

@@ -6,7 +6,8 @@
 # which also picks the CPU model for KVM; KVM_CPU: the model of ACCEL=kvm),
 # SPLAT_STOP (1: stop the guest SPLAT_GRACE=15 s after the first splat),
 # SWAP (zram|ssd|hdd|file: all but zram attach a virtio disk, made by
-# scripts/swap-disk.sh in RUNDIR and removed after the run), ARCH (x86_64
+# scripts/swap-disk.sh in RUNDIR and removed after the run; DISK_WRITE_BPS
+# limits its writes to that many bytes a second), ARCH (x86_64
 # or arm64: qemu-system-aarch64 -M virt under TCG, -cpu max with the cheap
 # pointer authentication; the output channel is a virtio console there).
 # Writes RUNDIR/console.log (kernel console) and RUNDIR/output.log (the
@@ -30,12 +31,13 @@ tcg) cpu="-accel tcg -cpu max" ;;
 *) die "ACCEL must be kvm or tcg (not '$accel')" ;;
 esac
 swap=$(swap_kind) || exit 1
+bps=$(disk_write_bps) || exit 1
 drive=
 if [ "$swap" != zram ]; then
 	disk=$run/swap-disk.img
 	"$TOP/scripts/swap-disk.sh" "$disk" || exit 1
 	trap 'rm -f "$disk"' EXIT
-	drive="-drive file=$disk,format=raw,if=virtio,cache=unsafe,discard=unmap"
+	drive="-drive file=$disk,format=raw,if=virtio,cache=unsafe,discard=unmap${bps:+,throttling.bps-write=$bps}"
 	# PCI interrupt routing from the BIOS table, not ACPI: the debug
 	# kernel (KASAN, lockdep) under TCG spends 26 s in the _PRT method
 	# when the disk is enabled, and the soft lockup watchdog fires.
@@ -50,7 +52,10 @@ if [ "$KARCH" = arm64 ]; then
 else
 	machine= tty=ttyS0 out="-serial file:$output"
 fi
-append="console=$tty panic=-1 oops=panic panic_on_warn=0 nokaslr ${APPEND:-}"
+# rootfstype=ramfs: the initramfs unpacks into ramfs, not tmpfs, so that
+# reclaim never swaps the guest's own files out; the tests compare swap
+# usage before and after what they do
+append="console=$tty panic=-1 oops=panic panic_on_warn=0 nokaslr rootfstype=ramfs ${APPEND:-}"
 set -- "$QEMU" $machine $cpu -smp "${SMP:-2}" -m "${MEM:-2G}" \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" $drive \
 	-no-reboot -display none -monitor none -nodefaults -vga none \

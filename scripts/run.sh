@@ -51,6 +51,7 @@ discard)
 *) die "BENCH must be swap, cowws or discard, not '$bench'" ;;
 esac
 swap=$(swap_kind) || exit 1
+bps=$(disk_write_bps one-device) || exit 1
 [ "$bench" = discard ] && [ "$swap" != zram ] &&
 	die "BENCH=discard swaps to its slow-discard device only: leave SWAP unset"
 case $swap in
@@ -59,6 +60,7 @@ file) swap_desc="a swap file on ext4 on a virtio disk of ${DISK_SIZE:-1G} (non-r
 ssd) swap_desc="virtio disk ${DISK_SIZE:-1G}, rotational 0 (ssd)" ;;
 hdd) swap_desc="virtio disk ${DISK_SIZE:-1G}, rotational 1 (hdd)" ;;
 esac
+[ -z "$bps" ] || swap_desc="$swap_desc, writes limited to $bps bytes a second"
 # the kernels behind the two columns, "base" and "patched"
 kb=base kp=patched
 if [ -n "${PREFIXES:-}" ]; then
@@ -175,7 +177,7 @@ accel=$accel
 clocksource=$clock
 swap=$swap_desc
 guest=$([ "$KARCH" = arm64 ] && echo "arm64 (-M virt), ")${SMP:-2} vCPUs, ${MEM:-2G}, swap $swap_desc, lru_gen=${LRU_GEN:-1}$([ "$bench" = discard ] && echo ", sdisc0 $SDISC_SIZE on zram: $SDISC_OPTS")
-command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ -n "${PREFIXES:-}" ] && echo " PREFIXES=$PREFIXES")$([ -n "${PERF_ALIGN:-}" ] && echo " PERF_ALIGN=\"$PERF_ALIGN\"")$([ "$swap" != zram ] && echo " SWAP=$swap") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard$([ "$layout" = scattered ] && echo " DISCARD_LAYOUT=scattered") DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
+command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ -n "${PREFIXES:-}" ] && echo " PREFIXES=$PREFIXES")$([ -n "${PERF_ALIGN:-}" ] && echo " PERF_ALIGN=\"$PERF_ALIGN\"")$([ "$swap" != zram ] && echo " SWAP=$swap")$([ -n "$bps" ] && echo " DISK_WRITE_BPS=$bps") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard$([ "$layout" = scattered ] && echo " DISCARD_LAYOUT=scattered") DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
 rounds=$rounds
 took_s=$(($(date +%s) - start))
 EOM

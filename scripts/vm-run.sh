@@ -10,6 +10,7 @@
 	die "usage: make vm-run KERNEL=base|patched CMD='...' [FILES='...']"
 kernel=$1 variant=$2 cmd=$3
 shift 3
+disk_write_bps one-device >/dev/null || exit 1
 img=$("$TOP/scripts/build-kernel.sh" "$kernel" "$variant") || exit 1
 "$TOP/scripts/build-selftests.sh" || exit 1
 "$TOP/scripts/build-stress.sh" || exit 1
