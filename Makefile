@@ -47,13 +47,13 @@ export SELFTESTS ?= cow mkdirty swap_batch
 shq = $(subst ','\'',$(1))
 
 .PHONY: all deps base apply export check-export prefix-check bisect-check kernel \
-	selftests vm-run config-show test stress publish-stress run costs cow-counters publish readme-results cover send \
+	selftests vm-run config-show test stress publish-stress run costs profile cow-counters publish readme-results cover send \
 	clean distclean help
 
 all: help
 help:
 	@sed -n 's/^## //p' README.md 2>/dev/null || true
-	@echo "targets: run costs test stress publish-stress cow-counters vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
+	@echo "targets: run costs profile test stress publish-stress cow-counters vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
 
 deps:
 	@scripts/deps.sh
@@ -106,6 +106,10 @@ run: deps
 # the work behind the benchmarks, counted on count kernels (scripts/costs.sh)
 costs: deps
 	@scripts/costs.sh
+
+# where the time goes, on prof kernels (function graph profiler)
+profile: deps
+	@scripts/costs.sh prof
 
 # the COW counters on the base + the counter patch only (measured/cowws/README.md)
 cow-counters: deps

@@ -27,6 +27,22 @@
  * run, where the kernel has it).
  * The data is checked after each case; a mismatch prints
  * "costcount: FAIL" and exits 1.
+ *
+ *   costcount -p TREE [-s MIB] [-m KIB]
+ *
+ * times instead of counting, on a kernel built for profiling
+ * (configs/prof.config: the function profiler with the function graph
+ * tracer; make profile). TREE (guest/profile.tree) names, per case, the
+ * functions to time as a call tree ("case depth function"). Each case runs
+ * twice: first with its top function alone in the profiler's filter (the
+ * call's time with the least tracing), then with the whole tree. Per
+ * function it prints
+ *
+ *   costprof: case=pageout page=64K size_mib=64 pass=tree depth=3
+ *             func=try_to_unmap hit=N us=T
+ *
+ * hit: calls, us: their time in microseconds, including the functions they
+ * call; hit=na where the kernel has no such function (or inlined it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -57,6 +73,17 @@ struct counts {
 };
 
 static int have_now;
+
+/* profile mode (-p TREE) */
+#define MAX_PROF 128
+struct prof_fn {
+	char cas[32], name[64];
+	int depth, traced;
+	unsigned long hit;
+	double us;
+};
+static struct prof_fn prof[MAX_PROF];
+static int nprof, prof_mode, prof_top;
 
 static void die(const char *what)
 {
@@ -92,7 +119,7 @@ static int add_filter(const char *pattern)
 		die("open set_ftrace_filter");
 	snprintf(line, sizeof(line), "%s\n", pattern);
 	ok = write(fd, line, strlen(line)) == (ssize_t)strlen(line);
-	if (!ok)
+	if (!ok && !prof_mode)
 		printf("costcount: note: no function matches %s\n", pattern);
 	close(fd);
 	return ok;
@@ -103,6 +130,8 @@ static void setup_counters(void)
 	if (access(TRACING "/function_profile_enabled", F_OK) &&
 	    mount("nodev", TRACING, "tracefs", 0, NULL))
 		die("mount tracefs (CONFIG_FUNCTION_PROFILER?)");
+	if (prof_mode)
+		return;
 	if (write_file(TRACING "/set_ftrace_filter", "try_to_unmap_one*\n"))
 		die("set_ftrace_filter");
 	add_filter("set_tlb_ubc_flush_pending*");
@@ -114,13 +143,52 @@ static void setup_counters(void)
 		die("/proc/lock_stat (CONFIG_LOCK_STAT?)");
 }
 
-static void reset_counters(void)
+/*
+ * Profile mode: the filter is the case's top function (the first of its
+ * tree), then, unless this pass times the top alone, the rest of its
+ * tree. The top must exist: an empty filter would trace every function.
+ */
+static void prof_filter(const char *name)
 {
+	char line[80];
+	int i, top = 1;
+
+	for (i = 0; i < nprof; i++) {
+		struct prof_fn *f = &prof[i];
+
+		f->traced = 0;
+		f->hit = 0;
+		f->us = 0;
+		if (strcmp(f->cas, name) || (prof_top && !top))
+			continue;
+		if (top) {
+			snprintf(line, sizeof(line), "%s\n", f->name);
+			if (write_file(TRACING "/set_ftrace_filter", line)) {
+				printf("costcount: FAIL case=%s: no function %s to profile\n",
+				       name, f->name);
+				exit(1);
+			}
+			f->traced = 1;
+			top = 0;
+			continue;
+		}
+		f->traced = add_filter(f->name);
+	}
+	if (top) {
+		printf("costcount: FAIL case=%s is not in the profile tree\n", name);
+		exit(1);
+	}
+}
+
+static void reset_counters(const char *name)
+{
+	if (prof_mode)
+		prof_filter(name);
 	/* enabling the profiler again clears its counts */
 	if (write_file(TRACING "/function_profile_enabled", "0") ||
 	    write_file(TRACING "/function_profile_enabled", "1"))
 		die("function_profile_enabled");
-	if (write_file("/proc/lock_stat", "0"))
+	if (!prof_mode && write_file("/proc/lock_stat", "0"))
 		die("clear /proc/lock_stat");
 }
 
@@ -130,6 +198,25 @@ static int is_func(const char *got, const char *name)
 	size_t n = strlen(name);
 
 	return !strncmp(got, name, n) && (got[n] == '\0' || got[n] == '.');
+}
+
+/* one line of trace_stat: "name hit time us avg us s^2" */
+static void prof_add(const char *line, const char *name, unsigned long hit)
+{
+	double us;
+	int i;
+
+	if (sscanf(line, " %*s %*u %lf", &us) != 1) {
+		printf("costcount: FAIL no time in trace_stat (a kernel without the function graph tracer?): %s",
+		       line);
+		exit(1);
+	}
+	for (i = 0; i < nprof; i++) {
+		if (!prof[i].traced || !is_func(name, prof[i].name))
+			continue;
+		prof[i].hit += hit;
+		prof[i].us += us;
+	}
 }
 
 static void read_counters(struct counts *c)
@@ -152,6 +239,10 @@ static void read_counters(struct counts *c)
 		while (fgets(line, sizeof(line), f)) {
 			if (sscanf(line, " %255s %lu", name, &hit) != 2)
 				continue;
+			if (prof_mode) {
+				prof_add(line, name, hit);
+				continue;
+			}
 			if (is_func(name, "try_to_unmap_one"))
 				c->unmap_one += hit;
 			else if (is_func(name, "set_tlb_ubc_flush_pending_nr"))
@@ -169,6 +260,8 @@ static void read_counters(struct counts *c)
 		fclose(f);
 	}
 	globfree(&g);
+	if (prof_mode)
+		return;
 	/* the single-page wrapper calls the _nr helper: count each add once */
 	if (c->tlb_add_nr)
 		c->tlb_add = c->tlb_add_nr;
@@ -201,6 +294,25 @@ static void read_counters(struct counts *c)
 static void report(const char *name, const struct counts *c)
 {
 	char now[32] = "na";
+	int i;
+
+	for (i = 0; prof_mode && i < nprof; i++) {
+		const struct prof_fn *f = &prof[i];
+
+		if (strcmp(f->cas, name) || (prof_top && f->depth))
+			continue;
+		if (!f->traced) {
+			printf("costprof: case=%s page=%zuK size_mib=%zu pass=%s depth=%d func=%s hit=na us=na\n",
+			       name, folio >> 10, len >> 20, prof_top ? "top" : "tree",
+			       f->depth, f->name);
+			continue;
+		}
+		printf("costprof: case=%s page=%zuK size_mib=%zu pass=%s depth=%d func=%s hit=%lu us=%.1f\n",
+		       name, folio >> 10, len >> 20, prof_top ? "top" : "tree",
+		       f->depth, f->name, f->hit, f->us);
+	}
+	if (prof_mode)
+		return;
 
 	if (have_now)
 		snprintf(now, sizeof(now), "%lu", c->tlb_now);
@@ -324,7 +436,7 @@ static void case_pageout(const char *name, int zero)
 		memset(mem, 0, len);
 	else
 		fill(mem, 1);
-	reset_counters();
+	reset_counters(name);
 	pageout_all(name, mem);
 	read_counters(&c);
 	report(name, &c);
@@ -339,7 +451,7 @@ static void case_munmap_excl(void)
 
 	fill(mem, 2);
 	pageout_all("munmap-excl", mem);
-	reset_counters();
+	reset_counters("munmap-excl");
 	munmap(mem, len);
 	read_counters(&c);
 	report("munmap-excl", &c);
@@ -357,7 +469,7 @@ static void case_fork(void)
 	pageout_all("fork", mem);
 	if (pipe(go))
 		die("pipe");
-	reset_counters();
+	reset_counters("fork");
 	pid = fork();
 	if (pid < 0)
 		die("fork");
@@ -372,7 +484,7 @@ static void case_fork(void)
 	read_counters(&c);
 	report("fork", &c);
 	close(go[0]);
-	reset_counters();
+	reset_counters("munmap-shared");
 	munmap(mem, len);
 	read_counters(&c);
 	report("munmap-shared", &c);
@@ -392,7 +504,7 @@ static void case_lazyfree(void)
 	fill(mem, 4);
 	if (madvise(mem, len, MADV_FREE))
 		die("MADV_FREE");
-	reset_counters();
+	reset_counters("lazyfree-pageout");
 	if (madvise(mem, len, MADV_PAGEOUT))
 		die("MADV_PAGEOUT");
 	read_counters(&c);
@@ -402,6 +514,39 @@ static void case_lazyfree(void)
 	munmap(mem, len);
 }
 
+static void load_tree(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	struct prof_fn *p;
+
+	if (!f)
+		die(path);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (nprof == MAX_PROF) {
+			printf("costcount: FAIL %s: more than %d functions\n", path, MAX_PROF);
+			exit(1);
+		}
+		p = &prof[nprof++];
+		if (sscanf(line, "%31s %d %63s", p->cas, &p->depth, p->name) != 3) {
+			printf("costcount: FAIL %s: not \"case depth function\": %s", path, line);
+			exit(1);
+		}
+	}
+	fclose(f);
+}
+
+static void run_cases(void)
+{
+	case_pageout("pageout", 0);
+	case_pageout("pageout-zero", 1);
+	case_munmap_excl();
+	case_fork();
+	case_lazyfree();
+}
+
 int main(int argc, char **argv)
 {
 	size_t mib = 64, kib = 64;
@@ -409,8 +554,12 @@ int main(int argc, char **argv)
 	int opt;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "s:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:m:p:")) != -1) {
 		switch (opt) {
+		case 'p':
+			load_tree(optarg);
+			prof_mode = 1;
+			break;
 		case 's':
 			mib = strtoul(optarg, NULL, 0);
 			break;
@@ -418,7 +567,7 @@ int main(int argc, char **argv)
 			kib = strtoul(optarg, NULL, 0);
 			break;
 		default:
-			fprintf(stderr, "usage: costcount [-s MIB] [-m KIB]\n");
+			fprintf(stderr, "usage: costcount [-p TREE] [-s MIB] [-m KIB]\n");
 			return 2;
 		}
 	}
@@ -439,10 +588,12 @@ int main(int argc, char **argv)
 		die("sched_setaffinity");
 	setup_counters();
 	set_mthp(kib);
-	case_pageout("pageout", 0);
-	case_pageout("pageout-zero", 1);
-	case_munmap_excl();
-	case_fork();
-	case_lazyfree();
+	/* profile mode: each case with its top function alone, then its tree */
+	prof_top = prof_mode;
+	run_cases();
+	if (prof_mode) {
+		prof_top = 0;
+		run_cases();
+	}
 	return failed;
 }

@@ -3,7 +3,7 @@
 #   KERNEL  base (the pristine base tree), patched (base + patches/series)
 #           or prefix-K (base + the series' first K patches, K from 0, in
 #           the worktree cache/prefix; make run PREFIXES=A:B)
-#   VARIANT perf, debug or count (configs/VARIANT.config)
+#   VARIANT perf, debug, count or prof (configs/VARIANT.config)
 #   ARCH    x86_64 (default) or arm64 (see scripts/lib.sh)
 # Objects go to SRCTREE/.out/VARIANT (VARIANT-arm64 for arm64), and
 # ccache's base_dir is the source tree, so that the base and patched trees

@@ -1,14 +1,26 @@
 #!/bin/sh
-# Summarise a `make costs` folder: costs-table.sh RESULTS_DIR
-# Reads counts.tsv ("kernel case=... page=... size_mib=... ci_lock=..."),
-# writes table.txt (printed): per case and page size, each count per MiB
-# on base and patched, and base/patched.
+# Summarise a `make costs` or `make profile` folder: costs-table.sh RESULTS_DIR
+# make costs: reads counts.tsv ("kernel case=... page=... size_mib=...
+# ci_lock=..."), writes table.txt (printed): per case and page size, each
+# count per MiB on base and patched, and base/patched.
+# make profile: reads profile.tsv ("kernel case=... page=... size_mib=...
+# pass=top|tree depth=N func=F hit=N us=T"), writes table.txt: per case and
+# page size, the call tree of guest/profile.tree with each function's
+# calls and time a MiB, base beside patched, and base/patched. The first
+# row, "(alone)", is the top function timed with nothing else traced; the
+# rows under it come from the pass that traced the whole tree.
 . "$(dirname "$0")/lib.sh"
 res=$1
-[ -s "$res/counts.tsv" ] || die "no counts in $res/counts.tsv"
-{
+# awk: the line's "key=value" fields into v[], the kernel in $1
+kv='function parse(  i, kv) {
+	delete v
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+}
+'
+
+counts_table() {
 	echo "Work counted per MiB, base -> patched (base/patched), on kernels built for counting"
-	awk '
+	awk "$kv"'
 	BEGIN {
 		name[1] = "ci_lock"; name[2] = "tlb_add"; name[3] = "unmap_one"
 		name[4] = "tlb_flush"; name[5] = "tlb_now"; name[6] = "memcg_id"
@@ -17,8 +29,7 @@ res=$1
 			"flush", "flush now", "memcg ids"
 	}
 	{
-		delete v
-		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		parse()
 		row = v["case"] " " v["page"]
 		if (!(row in seen)) { seen[row] = 1; order[++n] = row }
 		for (c = 1; c <= 6; c++) {
@@ -55,5 +66,83 @@ res=$1
 	echo "swap_cgroup_id_run() calls, reads of swap entries' memcg ids; from the function"
 	echo "profiler"
 	sed -n -e 's/^guest=/guest: /p' -e 's/^command=/command: /p' "$res/meta"
-} >"$res/table.txt.new" && mv "$res/table.txt.new" "$res/table.txt"
-cat "$res/table.txt"
+}
+
+profile_table() {
+	echo "Time a MiB (us) and calls a MiB, base -> patched, on kernels built for profiling:"
+	echo "medians of the boots of each kernel, and their min-max"
+	awk "$kv"'
+	BEGIN {
+		fmt = "%-36s %9s %-15s %9s %-15s %7s %7s %6s\n"
+	}
+	{
+		parse()
+		blk = v["case"] " " v["page"]
+		if (!(blk in seen)) { seen[blk] = 1; order[++n] = blk }
+		key = v["pass"] == "top" ? "(alone)" : v["func"]
+		if (!((blk, key) in row)) {
+			row[blk, key] = ++nr[blk]
+			fn[blk, nr[blk]] = key
+			dep[blk, nr[blk]] = v["pass"] == "top" ? -1 : v["depth"]
+			top[blk] = v["pass"] == "top" ? v["func"] : top[blk]
+		}
+		k = $1 SUBSEP blk SUBSEP key
+		if (v["us"] == "na") next
+		nv[k]++
+		us[k, nv[k]] = v["us"] / v["size_mib"]
+		hit[k, nv[k]] = v["hit"] / v["size_mib"]
+	}
+	function f(x) {
+		if (x == "") return "-"
+		if (x == int(x) || x >= 100) return sprintf("%d", x + 0.5)
+		return x >= 1 ? sprintf("%.1f", x) : sprintf("%.3f", x)
+	}
+	# median (and lo, hi) of a[k, 1..nv[k]]; "" when there is none
+	function stat(a, k,   i, j, t, m, s) {
+		lo = hi = ""
+		m = nv[k]
+		if (!m) return ""
+		for (i = 1; i <= m; i++) s[i] = a[k, i]
+		for (i = 2; i <= m; i++)
+			for (j = i; j > 1 && s[j - 1] > s[j]; j--) { t = s[j]; s[j] = s[j - 1]; s[j - 1] = t }
+		lo = s[1]; hi = s[m]
+		return m % 2 ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
+	}
+	END {
+		for (b = 1; b <= n; b++) {
+			blk = order[b]
+			printf "\n%s\n", blk
+			printf fmt, "function", "base us", "(min-max)", "pat. us", "(min-max)",
+				"b calls", "p calls", "ratio"
+			for (r = 1; r <= nr[blk]; r++) {
+				key = fn[blk, r]
+				label = key == "(alone)" ? top[blk] " (alone)" : key
+				pad = ""
+				for (d = 0; d < dep[blk, r]; d++) pad = pad "  "
+				kb = "base" SUBSEP blk SUBSEP key
+				kp = "patched" SUBSEP blk SUBSEP key
+				bm = stat(us, kb); br = bm == "" ? "" : f(lo) "-" f(hi)
+				pm = stat(us, kp); pr = pm == "" ? "" : f(lo) "-" f(hi)
+				rt = (bm > 0 && pm > 0) ? sprintf("%.2f", bm / pm) : "-"
+				printf fmt, pad label, f(bm), br, f(pm), pr,
+					f(stat(hit, kb)), f(stat(hit, kp)), rt
+			}
+		}
+	}' "$res/profile.tsv" || die "summary failed"
+	echo
+	echo "us: microseconds a MiB in the function, with what it calls (the function graph"
+	echo "profiler's time); calls: calls a MiB; ratio: of the medians, base us / patched us;"
+	echo "-: the kernel has no such function (or inlined it). (alone): the top function with"
+	echo "nothing else traced; the rows under it traced together, each call adding the"
+	echo "profiler's own cost"
+	sed -n -e 's/^guest=/guest: /p' -e 's/^command=/command: /p' "$res/meta"
+}
+
+if [ -s "$res/profile.tsv" ]; then
+	profile_table >"$res/table.txt.new" || exit 1
+elif [ -s "$res/counts.tsv" ]; then
+	counts_table >"$res/table.txt.new" || exit 1
+else
+	die "no counts in $res/counts.tsv or profile in $res/profile.tsv"
+fi
+mv "$res/table.txt.new" "$res/table.txt" && cat "$res/table.txt"

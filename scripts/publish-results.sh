@@ -6,22 +6,28 @@
 # then writes the README table and the cover letter from them: numbers
 # in README.md and patches/ always come from a real run.
 # A `make costs` folder (results/costs-STAMP) goes to measured/costs, or
-# measured/costs-arm64, alone.
+# measured/costs-arm64, alone; a `make profile` folder to measured/profile
+# (profile-arm64), alone.
 . "$(dirname "$0")/lib.sh"
 src=${1:-$TOP/results/latest$SFX}
-# a `make costs` folder: its counts go to measured/costs (costs-arm64)
-if [ -f "$src/counts.tsv" ]; then
-	for f in meta counts.tsv table.txt; do
-		[ -f "$src/$f" ] || die "no $src/$f (make costs first)"
+# a `make costs` or `make profile` folder: its counts or profile go to
+# measured/costs or measured/profile (costs-arm64, profile-arm64)
+data=
+[ -f "$src/counts.tsv" ] && data=counts.tsv dir=costs
+[ -f "$src/profile.tsv" ] && data=profile.tsv dir=profile
+if [ -n "$data" ]; then
+	for f in meta $data table.txt; do
+		[ -f "$src/$f" ] || die "no $src/$f (make $dir first)"
 	done
 	sfx=
 	[ "$(kv "$src/meta" arch)" = arm64 ] && sfx=-arm64
-	dst=$TOP/measured/costs$sfx
+	dst=$TOP/measured/$dir$sfx
 	rm -rf "$dst" && mkdir -p "$dst" &&
-		cp "$src/meta" "$src/counts.tsv" "$src/table.txt" "$dst/" ||
+		cp "$src/meta" "$src/$data" "$src/table.txt" "$dst/" ||
 		die "cannot copy $src into $dst"
 	step "published $(basename "$(cd "$src" && pwd -P)") as ${dst#"$TOP"/}"
 	# the cover letter carries the counts
+	[ "$dir" = costs ] || exit 0
 	exec "$TOP/scripts/series.sh" cover
 fi
 for f in meta samples.tsv summary.tsv table.txt; do
