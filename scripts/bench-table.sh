@@ -100,6 +100,8 @@ END {
 	pf=$(sed -n 's/^prefixes=//p' "$res/meta")
 	[ -n "$pf" ] &&
 		echo "PREFIXES=$pf: \"base\" is the base with the series' first ${pf%%:*} patches, \"patched\" with its first ${pf#*:} (kernels $(sed -n 's/^base_rev=//p' "$res/meta") and $(sed -n 's/^patched=//p' "$res/meta"))"
+	grep -q '^accel=.*icount' "$res/meta" &&
+		echo "ACCEL=icount: the guest's clock advances 1 ns an instruction, so \"ms\" are millions of guest instructions executed, not time; boots repeat a count within about 1% (to 0.01% in the long rows), so real? says only that the counts differ"
 	grep -q ' calibrate ' "$res/samples.tsv" &&
 		echo "ratio/cal: the same ratio, of each boot's time over its own calibrate row (the calibration, which the series does not change)"
 	[ $prog = swap_discard ] &&

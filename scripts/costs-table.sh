@@ -71,6 +71,8 @@ counts_table() {
 profile_table() {
 	echo "Time a MiB (us) and calls a MiB, base -> patched, on kernels built for profiling:"
 	echo "medians of the boots of each kernel, and their min-max"
+	grep -q '^command=.*ACCEL=icount' "$res/meta" &&
+		echo "ACCEL=icount: \"us\" are thousands of guest instructions, the profiler's own included"
 	awk "$kv"'
 	BEGIN {
 		fmt = "%-36s %9s %-15s %9s %-15s %7s %7s %6s\n"

@@ -98,7 +98,7 @@ base_rev=$(cat "$res/base.kernel-rev")
 patched=$(cat "$res/patched.kernel-rev")
 series_hash=$("$TOP/scripts/series.sh" hash)
 guest=$([ "$KARCH" = arm64 ] && echo "arm64 (-M virt), ")${SMP:-2} vCPUs, ${MEM:-2G}, swap $swap
-command=make $target$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ "$swap" != zram ] && echo " SWAP=$swap") COST_MIB=$mib BENCH_PAGES="$pages"$([ "$mode" = prof ] && echo " ROUNDS=$rounds")
+command=make $target$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ "$swap" != zram ] && echo " SWAP=$swap") COST_MIB=$mib BENCH_PAGES="$pages"$([ "$mode" = prof ] && echo " ROUNDS=$rounds")$([ "${ACCEL:-}" = icount ] && echo " ACCEL=icount SMP=${SMP:-2}")
 took_s=$(($(date +%s) - start))
 EOM
 

@@ -35,6 +35,9 @@ for f in meta samples.tsv summary.tsv table.txt; do
 done
 [ -z "$(kv "$src/meta" perf_align)" ] ||
 	die "$src was built with PERF_ALIGN=\"$(kv "$src/meta" perf_align)\": a layout experiment, not the kernels make run builds; it is not published"
+case $(kv "$src/meta" accel) in
+*icount*) die "$src ran with ACCEL=icount: its numbers count instructions, not time; it is not published (keep it in measured/icount/)" ;;
+esac
 # the README table and the cover letter are the whole series against the
 # base, swap_batch's benchmarks: other runs are kept by hand next to
 # their story (measured/discard/, measured/cowws/, measured/prefix/)

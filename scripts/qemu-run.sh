@@ -2,8 +2,9 @@
 # Boot a kernel with an initramfs in QEMU and collect its output.
 # usage: qemu-run.sh BZIMAGE INITRAMFS RUNDIR
 # Env: MEM (default 2G), SMP (2), TIMEOUT (seconds, 600), APPEND (extra
-# kernel command line), ACCEL (kvm|tcg, default: scripts/accel.sh's probe,
-# which also picks the CPU model for KVM; KVM_CPU: the model of ACCEL=kvm),
+# kernel command line), ACCEL (kvm|tcg|icount, default: scripts/accel.sh's
+# probe, which also picks the CPU model for KVM; KVM_CPU: the model of
+# ACCEL=kvm; icount: TCG whose guest clocks count instructions, SMP=1),
 # SPLAT_STOP (1: stop the guest SPLAT_GRACE=15 s after the first splat),
 # SWAP (zram|ssd|hdd|file: all but zram attach a virtio disk, made by
 # scripts/swap-disk.sh in RUNDIR and removed after the run; DISK_WRITE_BPS
@@ -28,8 +29,20 @@ case $accel in
 kvm) cpu="-accel kvm -cpu ${KVM_CPU:-host}" ;;
 "kvm "*) cpu="-accel kvm -cpu ${accel#kvm }" ;;
 tcg) cpu="-accel tcg -cpu max" ;;
-*) die "ACCEL must be kvm or tcg (not '$accel')" ;;
+icount) cpu="-accel tcg -cpu max" ;;
+*) die "ACCEL must be kvm, tcg or icount (not '$accel')" ;;
 esac
+# icount: every guest clock (TSC, HPET, the arch timer) advances one
+# nanosecond an instruction executed, and jumps over idle time: a
+# benchmark's times count the instructions of the work it timed, however
+# fast QEMU runs them. One vCPU: with two, QEMU 7.2's round-robin icount
+# let the idle vCPU's timers go unfired and the guest stalled RCU.
+icount=
+if [ "$accel" = icount ]; then
+	[ "${SMP:-2}" = 1 ] ||
+		die "ACCEL=icount needs SMP=1 (with ${SMP:-2} vCPUs the guest stalls RCU under QEMU's icount)"
+	icount='-icount shift=0,sleep=off'
+fi
 swap=$(swap_kind) || exit 1
 bps=$(disk_write_bps) || exit 1
 drive=
@@ -56,7 +69,7 @@ fi
 # reclaim never swaps the guest's own files out; the tests compare swap
 # usage before and after what they do
 append="console=$tty panic=-1 oops=panic panic_on_warn=0 nokaslr rootfstype=ramfs ${APPEND:-}"
-set -- "$QEMU" $machine $cpu -smp "${SMP:-2}" -m "${MEM:-2G}" \
+set -- "$QEMU" $machine $cpu $icount -smp "${SMP:-2}" -m "${MEM:-2G}" \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" $drive \
 	-no-reboot -display none -monitor none -nodefaults -vga none \
 	-serial "file:$console" $out

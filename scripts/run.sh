@@ -28,6 +28,8 @@ def_mib=256
 [ "$bench" = discard ] && def_mib=128
 rounds=${ROUNDS:-5} mib=${BENCH_MIB:-$def_mib} pages=${BENCH_PAGES:-4 64} inner=${INNER:-1}
 null=${NULL:-0}
+[ "${ACCEL:-}" != icount ] || [ "${SMP:-2}" = 1 ] ||
+	die "ACCEL=icount needs SMP=1 (with ${SMP:-2} vCPUs the guest stalls RCU under QEMU's icount)"
 wl_seconds=${WL_SECONDS:-30} wl_children=${WL_CHILDREN:-3}
 discard=${DISCARD:-pages} layout=${DISCARD_LAYOUT:-rounds}
 discard_rounds=${DISCARD_ROUNDS:-$([ "$layout" = scattered ] && echo 3 || echo 8)}
@@ -160,6 +162,10 @@ clock=$(sed -n 's/^clocksource: //p' "$res/base-round1/output.log" | tr -d '\r' 
 # the accelerator and the CPU model that booted: "tcg, cpu max"
 accel=$(grep -o -- '-accel [a-z]* -cpu [^ ]*' "$res/base-round1/qemu.cmd" |
 	sed 's/^-accel \([a-z]*\) -cpu /\1, cpu /')
+# ACCEL=icount: the times are counts of guest instructions
+icount=
+grep -q -- ' -icount ' "$res/base-round1/qemu.cmd" && icount=1
+[ -n "$icount" ] && accel="$accel, icount shift=0"
 cat >"$res/meta" <<EOM
 date=$stamp
 arch=$([ "$KARCH" = arm64 ] && echo arm64 || echo x86_64)
@@ -177,7 +183,7 @@ accel=$accel
 clocksource=$clock
 swap=$swap_desc
 guest=$([ "$KARCH" = arm64 ] && echo "arm64 (-M virt), ")${SMP:-2} vCPUs, ${MEM:-2G}, swap $swap_desc, lru_gen=${LRU_GEN:-1}$([ "$bench" = discard ] && echo ", sdisc0 $SDISC_SIZE on zram: $SDISC_OPTS")
-command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ -n "${PREFIXES:-}" ] && echo " PREFIXES=$PREFIXES")$([ -n "${PERF_ALIGN:-}" ] && echo " PERF_ALIGN=\"$PERF_ALIGN\"")$([ "$swap" != zram ] && echo " SWAP=$swap")$([ -n "$bps" ] && echo " DISK_WRITE_BPS=$bps") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard$([ "$layout" = scattered ] && echo " DISCARD_LAYOUT=scattered") DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
+command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ -n "${PREFIXES:-}" ] && echo " PREFIXES=$PREFIXES")$([ -n "${PERF_ALIGN:-}" ] && echo " PERF_ALIGN=\"$PERF_ALIGN\"")$([ -n "$icount" ] && echo " ACCEL=icount")$([ "${SMP:-2}" != 2 ] && echo " SMP=$SMP")$([ "$swap" != zram ] && echo " SWAP=$swap")$([ -n "$bps" ] && echo " DISK_WRITE_BPS=$bps") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard$([ "$layout" = scattered ] && echo " DISCARD_LAYOUT=scattered") DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
 rounds=$rounds
 took_s=$(($(date +%s) - start))
 EOM
