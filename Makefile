@@ -46,7 +46,7 @@ export SELFTESTS ?= cow mkdirty swap_batch
 # CMD is passed verbatim ($$ needs no doubling): single-quoted for the shell
 shq = $(subst ','\'',$(1))
 
-.PHONY: all deps base apply export check-export prefix-check bisect-check kernel \
+.PHONY: all deps base apply export check-export prefix-check bisect-check mutants kernel \
 	selftests vm-run config-show test stress publish-stress run costs profile cow-counters publish readme-results cover send \
 	clean distclean help
 
@@ -77,6 +77,12 @@ prefix-check: deps
 # builds only, VARIANT's kernel (what the debug fragments add included)
 bisect-check: deps
 	@PREFIX_BOOT=0 scripts/prefix-check.sh $(VARIANT)
+
+# mutation testing: each tests/mutants/*.diff applied in turn and make test
+# run on its Tests: device, caught or survived (measured/mutants/README.md);
+# MUTANTS (only these), MUTANT_FULL=1 (every device). Hours; not in CI
+mutants: deps
+	@scripts/mutants.sh
 
 kernel: deps
 	@scripts/build-kernel.sh $(KERNEL) $(VARIANT)

@@ -25,12 +25,13 @@ kv() { sed -n "s/^$2=//p" "$1" | head -n 1; }
 # Identity of the base the cache was made from (base/pin or BASE_TREE).
 base_ident() { cat "$SRC/.git/base-ident" 2>/dev/null; }
 
-# SWAP, the guest's swap device (guest/init): zram (default), ssd, hdd or
-# file. Prints it; dies naming the valid values.
+# SWAP, the guest's swap device (guest/init): zram (default), ssd, hdd,
+# file or zswap (zswap in front of the ssd disk). Prints it; dies naming
+# the valid values.
 swap_kind() {
 	case ${SWAP:-zram} in
-	zram | ssd | hdd | file) echo "${SWAP:-zram}" ;;
-	*) die "SWAP must be one of zram, ssd, hdd, file (not '$SWAP')" ;;
+	zram | ssd | hdd | file | zswap) echo "${SWAP:-zram}" ;;
+	*) die "SWAP must be one of zram, ssd, hdd, file, zswap (not '$SWAP')" ;;
 	esac
 }
 
@@ -44,7 +45,7 @@ disk_write_bps() {
 	*[!0-9]* | 0*) die "DISK_WRITE_BPS must be a whole number of bytes a second such as 4000000, not '$DISK_WRITE_BPS'" ;;
 	esac
 	[ "${1:-}" != one-device ] || [ "$(swap_kind)" != zram ] ||
-		die "DISK_WRITE_BPS limits the swap disk: set SWAP=ssd, hdd or file"
+		die "DISK_WRITE_BPS limits the swap disk: set SWAP=ssd, hdd, file or zswap"
 	echo "$DISK_WRITE_BPS"
 }
 

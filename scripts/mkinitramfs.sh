@@ -4,7 +4,7 @@
 # by scripts/deps.sh into cache/busybox-arm64), guest/init,
 # build/selftests$SFX/* (or $SELFTEST_OUT/*) and build/stress$SFX/* and
 # KMODS (.ko paths) in /opt/tests, FILES in /files. Guest settings from the environment: ZRAM_SIZE ZRAM_COMP MTHP
-# MTHP_MODE LRU_GEN SDISC_SIZE SDISC_OPTS SWAP HUGEPAGES (see guest/init).
+# MTHP_MODE LRU_GEN SDISC_SIZE SDISC_OPTS SWAP SWAP_PAIR HUGEPAGES (see guest/init).
 . "$(dirname "$0")/lib.sh"
 need cpio
 swap_kind >/dev/null || exit 1
@@ -46,6 +46,7 @@ done
 printf '%s\n' "$cmd" >"$stage/etc/guest.cmd"
 cat >"$stage/etc/guest.conf" <<EOC
 SWAP='$(swap_kind)'
+SWAP_PAIR='${SWAP_PAIR:-}'
 HUGEPAGES='${HUGEPAGES:-0}'
 ZRAM_SIZE='${ZRAM_SIZE:-1G}'
 ZRAM_COMP='${ZRAM_COMP:-lz4}'

@@ -6,7 +6,7 @@
 # probe, which also picks the CPU model for KVM; KVM_CPU: the model of
 # ACCEL=kvm; icount: TCG whose guest clocks count instructions, SMP=1),
 # SPLAT_STOP (1: stop the guest SPLAT_GRACE=15 s after the first splat),
-# SWAP (zram|ssd|hdd|file: all but zram attach a virtio disk, made by
+# SWAP (zram|ssd|hdd|file|zswap: all but zram attach a virtio disk, made by
 # scripts/swap-disk.sh in RUNDIR and removed after the run; DISK_WRITE_BPS
 # limits its writes to that many bytes a second), ARCH (x86_64
 # or arm64: qemu-system-aarch64 -M virt under TCG, -cpu max with the cheap

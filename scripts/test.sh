@@ -66,6 +66,10 @@ boot() {
 	guest_cmd=$(printf '%s\n' 't() { echo "# selftest: $*"; s=$(cut -d" " -f1 /proc/uptime); "$@"; r=$?; echo "# selftest-seconds: $s $(cut -d" " -f1 /proc/uptime)"; echo "# selftest-exit: $r"; }'
 		printf '%s\n' "$cmds" | sed 's/^/t /')
 	mkdir -p "$run"
+	# "# swap-pair: zram" in a list: a zram device beside its swap device,
+	# at one priority (guest/init SWAP_PAIR)
+	pair=$(sed -n 's/^# swap-pair: *\([a-z0-9]*\).*/\1/p' "$(listof "$1")" | head -n 1)
+	export SWAP_PAIR="${pair:-${SWAP_PAIR:-}}"
 	SWAP=$1 KMODS=$BUILD/patched-debug$SFX/sdisc.ko \
 		"$TOP/scripts/mkinitramfs.sh" "$run/initramfs.cpio" "$guest_cmd" || return 1
 	step "booting patched-debug ($(cat "$BUILD/patched-debug$SFX/base-version")), swap on $1: $(printf '%s\n' "$cmds" | tr '\n' ';')"
@@ -109,6 +113,15 @@ for k in $kinds; do
 	p=${1:-0} f=${2:-1} s=${3:-0}
 	# a splat, crash or timeout fails the run even when every case passed
 	[ $grc != 0 ] && [ $f = 0 ] && f=1
+	# skipping cannot turn a boot green: its list names the cases that must
+	# run (pass or fail) on each architecture, "# cases-ARCH: N"
+	want=$(sed -n "s/^# cases-$KARCH: *\([0-9][0-9]*\).*/\1/p" "$(listof "$k")" | head -n 1)
+	if [ -z "$want" ]; then
+		warn "$(basename "$(listof "$k")") names no '# cases-$KARCH:' floor: skips not checked"
+	elif [ $((p + f)) -lt "$want" ]; then
+		msg "FAIL: swap on $k ran $((p + f)) cases, fewer than the $want its list expects ($s skipped)"
+		f=$((f + 1))
+	fi
 	P=$((P + p)) F=$((F + f)) S=$((S + s))
 	kruns="$kruns $run"
 done
@@ -131,6 +144,21 @@ kf=$(( ${kf:-0} + ${kc:-0} ))
 if [ -z "$line" ] || [ $krc != 0 ] && [ "$kf" = 0 ]; then
 	msg "FAIL: KUnit output missing or unparsable (${run#"$TOP"/}/kunit.log)"
 	kf=$((kf + 1))
+fi
+# the series' own suite ran, with every case its source has
+ksrc=$WORK/mm/tests/swapfile-kunit.h
+kwant=$(grep -c '^[[:space:]]*KUNIT_CASE(' "$ksrc" 2>/dev/null)
+ktxt=$(sed 's/\x1b\[[0-9;]*m//g' "$run/kunit.log")
+kgot=$(printf '%s\n' "$ktxt" | sed -n 's/.*= swapfile (\([0-9]*\) subtests) =.*/\1/p' | head -n 1)
+if [ -z "$kwant" ] || [ "$kwant" = 0 ]; then
+	msg "FAIL: no KUNIT_CASE in ${ksrc#"$WORK"/}"
+	kf=$((kf + 1))
+elif [ "${kgot:-0}" != "$kwant" ] ||
+     ! printf '%s\n' "$ktxt" | grep -q '\[PASSED\] swapfile '; then
+	msg "FAIL: KUnit suite swapfile ran ${kgot:-no} cases (its source has $kwant), or did not pass"
+	kf=$((kf + 1))
+else
+	msg "  KUnit suite swapfile: $kgot of $kwant cases, passed"
 fi
 P=$((P + ${kp:-0})) F=$((F + kf)) S=$((S + ${ks:-0}))
 [ $F = 0 ] || fail=1

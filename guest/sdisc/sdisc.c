@@ -14,7 +14,9 @@
  *	-> /dev/sdisc0
  *
  * Other parameters: discard=0 (a device without discard), gran_kib
- * (discard granularity), max_discard_kib (largest discard; 0: no limit).
+ * (discard granularity), max_discard_kib (largest discard; 0: no limit),
+ * fail_discard=1 (writable: every discard ends with an I/O error after its
+ * delay, and nothing is discarded).
  * This is test equipment for the harness, not part of the patch series.
  */
 #include <linux/module.h>
@@ -45,6 +47,9 @@ MODULE_PARM_DESC(gran_kib, "discard granularity in KiB");
 static unsigned int max_discard_kib;
 module_param(max_discard_kib, uint, 0444);
 MODULE_PARM_DESC(max_discard_kib, "largest discard in KiB (0: no limit)");
+static bool fail_discard;
+module_param(fail_discard, bool, 0644);
+MODULE_PARM_DESC(fail_discard, "end every discard with an I/O error after its delay, without discarding");
 static struct workqueue_struct *sdisc_wq;
 static struct file *sdisc_lower;
 static struct gendisk *sdisc_disk;
@@ -68,7 +73,10 @@ static void sdisc_discard_work(struct work_struct *work)
 
 	fsleep(us);
 	bio_end_io_acct(req->bio, req->start);
-	sdisc_pass(req->bio);
+	if (READ_ONCE(fail_discard))
+		bio_io_error(req->bio);
+	else
+		sdisc_pass(req->bio);
 	kfree(req);
 }
 
