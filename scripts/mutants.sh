@@ -13,7 +13,8 @@
 #   stale        the diff no longer applies (name and file are printed)
 #   error        make test stopped before its tests: the run stops there
 # Env: MUTANTS="a b" (only these, names of tests/mutants/ with or without
-# .diff), MUTANT_FULL=1 (every device's list, as plain make test, rather
+# .diff), MUTANT_SWAP=KIND (that device for every mutant), MUTANT_FULL=1
+# (every device's list, as plain make test, rather
 # than the Tests: device). SWAP is not used. ARCH, TIMEOUT and the other
 # make test options apply.
 # Writes measured/mutants/results-STAMP.tsv (a row as each mutant ends)
@@ -27,6 +28,12 @@ need git awk
 mdir=$TOP/tests/mutants
 full=${MUTANT_FULL:-0}
 case $full in 0 | 1) ;; *) die "MUTANT_FULL must be 0 or 1, not '$full'" ;; esac
+# MUTANT_SWAP=KIND: boot that device for every mutant instead of its Tests:
+# line (a short boot: KUnit runs in every one)
+if [ -n "${MUTANT_SWAP:-}" ]; then
+	[ "$MUTANT_SWAP" = zram ] || [ -f "$TOP/tests/kselftests.$MUTANT_SWAP" ] ||
+		die "MUTANT_SWAP must be zram or a device with a list in tests/ (kselftests.KIND), not '$MUTANT_SWAP'"
+fi
 
 # the mutants to run, in name order
 files=
@@ -199,6 +206,7 @@ for f in $files; do
 	name=$(basename "$f" .diff)
 	patch=$(patch_of "$f")
 	devs=$(tests_of "$f")
+	[ -n "${MUTANT_SWAP:-}" ] && devs=$MUTANT_SWAP
 	[ "$full" = 1 ] && devs=all
 	t0=$(date +%s)
 	clean_or_die "before mutant $name"

@@ -4,7 +4,8 @@
 # ROUNDS times each, runs swap_batch's benchmark mode at each page size of
 # BENCH_PAGES (KiB), and prints a table (scripts/bench-table.sh), with JSON
 # and a PNG chart under results/.
-# Env: ROUNDS (5), BENCH_MIB (256), BENCH_PAGES ("4 64"), INNER (1: runs
+# Env: ROUNDS (5), BENCH_MIB (256), BENCH_PAGES ("4 64"), BENCH_METRICS
+# (swap_batch -M: the rows named, e.g. refault,calibrate), INNER (1: runs
 # per boot; the boot's sample is their median), NULL (1: a null run, base
 # against itself: the second kernel of each round is base again, labelled
 # "patched", to measure the noise band), BENCH (swap: swap_batch -b; cowws:
@@ -16,7 +17,7 @@
 # SDISC_OPTS (the device's timing), DISCARD_LAYOUT (rounds, or scattered:
 # swap_discard -l scattered, DISCARD_ROUNDS (3) times fill the device, free
 # every other cluster and swap out as much again at once)), LRU_GEN (1/0),
-# SWAP (zram|ssd|hdd|file:
+# SWAP (zram|ssd|hdd|file|zswap:
 # the guest's swap device, named in meta and the table), ARCH (x86_64 or
 # arm64: see scripts/lib.sh; arm64 results are folders STAMP-arm64),
 # PREFIXES (A:B: the "base" column is the base with the series' first A
@@ -35,7 +36,14 @@ discard=${DISCARD:-pages} layout=${DISCARD_LAYOUT:-rounds}
 discard_rounds=${DISCARD_ROUNDS:-$([ "$layout" = scattered ] && echo 3 || echo 8)}
 prog=swap_batch
 case $bench in
-swap) run_args="-b" ;;
+swap)
+	run_args="-b"
+	# BENCH_METRICS: those rows only (swap_batch -M), e.g. refault,calibrate
+	if [ -n "${BENCH_METRICS:-}" ]; then
+		printf '%s\n' "$BENCH_METRICS" | grep -Eqx '[a-z-]+(,[a-z-]+)*' ||
+			die "BENCH_METRICS must be row names joined by commas (pageout,swapin,munmap-excl,fork,munmap-shared,lazyfree-pageout,pageout-zero,refault,calibrate), not '$BENCH_METRICS'"
+		run_args="-b -M $BENCH_METRICS"
+	fi ;;
 cowws)
 	[ "$wl_seconds" -ge 1 ] 2>/dev/null || die "WL_SECONDS must be a number >= 1"
 	[ "$wl_children" -ge 0 ] 2>/dev/null || die "WL_CHILDREN must be a number >= 0"
@@ -60,6 +68,7 @@ case $swap in
 zram) swap_desc="zram ${ZRAM_SIZE:-1G} ${ZRAM_COMP:-lz4}" ;;
 file) swap_desc="a swap file on ext4 on a virtio disk of ${DISK_SIZE:-1G} (non-rotational)" ;;
 ssd) swap_desc="virtio disk ${DISK_SIZE:-1G}, rotational 0 (ssd)" ;;
+zswap) swap_desc="zswap (lz4, zsmalloc) in front of a virtio disk ${DISK_SIZE:-1G}, rotational 0" ;;
 hdd) swap_desc="virtio disk ${DISK_SIZE:-1G}, rotational 1 (hdd)" ;;
 esac
 [ -z "$bps" ] || swap_desc="$swap_desc, writes limited to $bps bytes a second"
@@ -183,7 +192,7 @@ accel=$accel
 clocksource=$clock
 swap=$swap_desc
 guest=$([ "$KARCH" = arm64 ] && echo "arm64 (-M virt), ")${SMP:-2} vCPUs, ${MEM:-2G}, swap $swap_desc, lru_gen=${LRU_GEN:-1}$([ "$bench" = discard ] && echo ", sdisc0 $SDISC_SIZE on zram: $SDISC_OPTS")
-command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ -n "${PREFIXES:-}" ] && echo " PREFIXES=$PREFIXES")$([ -n "${PERF_ALIGN:-}" ] && echo " PERF_ALIGN=\"$PERF_ALIGN\"")$([ -n "$icount" ] && echo " ACCEL=icount")$([ "${SMP:-2}" != 2 ] && echo " SMP=$SMP")$([ "$swap" != zram ] && echo " SWAP=$swap")$([ -n "$bps" ] && echo " DISK_WRITE_BPS=$bps") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard$([ "$layout" = scattered ] && echo " DISCARD_LAYOUT=scattered") DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
+command=make run$([ "$KARCH" = arm64 ] && echo " ARCH=arm64")$([ -n "${PREFIXES:-}" ] && echo " PREFIXES=$PREFIXES")$([ -n "${PERF_ALIGN:-}" ] && echo " PERF_ALIGN=\"$PERF_ALIGN\"")$([ -n "$icount" ] && echo " ACCEL=icount")$([ "${SMP:-2}" != 2 ] && echo " SMP=$SMP")$([ "$swap" != zram ] && echo " SWAP=$swap")$([ -n "$bps" ] && echo " DISK_WRITE_BPS=$bps") ROUNDS=$rounds BENCH_MIB=$mib BENCH_PAGES="$pages" INNER=$inner$([ -n "${BENCH_METRICS:-}" ] && echo " BENCH_METRICS=$BENCH_METRICS")$([ "$null" = 1 ] && echo " NULL=1")$([ "$bench" = cowws ] && echo " BENCH=cowws WL_SECONDS=$wl_seconds WL_CHILDREN=$wl_children LRU_GEN=${LRU_GEN:-1}")$([ "$bench" = discard ] && echo " BENCH=discard DISCARD=$discard$([ "$layout" = scattered ] && echo " DISCARD_LAYOUT=scattered") DISCARD_ROUNDS=$discard_rounds SDISC_OPTS=\"$SDISC_OPTS\"")
 rounds=$rounds
 took_s=$(($(date +%s) - start))
 EOM

@@ -4,7 +4,8 @@
 # Env: KERNEL (patched), DURATION (seconds, 1200), SEED (default: from the
 # clock; printed, and a failing seed reproduces), WORKERS (4), STRESS_OPS
 # (only these churn operations, e.g. wvPRK: see stress/swap-stress.c),
-# SWAP (zram|ssd|hdd|file: the first of the suite's two swap devices).
+# SWAP (zram|ssd|hdd|file|zswap: the first of the suite's two swap devices;
+# zswap: zswap on in front of the ssd disk).
 # Writes results/stress-STAMP-KERNEL-SWAP/ (summary.txt, output and console
 # logs). A splat, a hang (TIMEOUT: DURATION + 900 s) or a failed case
 # fails the run.
