@@ -47,13 +47,13 @@ export SELFTESTS ?= cow mkdirty swap_batch
 shq = $(subst ','\'',$(1))
 
 .PHONY: all deps base apply export check-export prefix-check bisect-check mutants kernel \
-	selftests vm-run config-show test stress publish-stress run costs profile cow-counters publish readme-results cover send \
+	selftests vm-run config-show test test-full stress publish-stress run costs profile cow-counters publish readme-results cover send \
 	clean distclean help
 
 all: help
 help:
 	@sed -n 's/^## //p' README.md 2>/dev/null || true
-	@echo "targets: run costs profile test stress publish-stress cow-counters vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
+	@echo "targets: run costs profile test test-full mutants stress publish-stress cow-counters vm-run deps base apply export check-export prefix-check bisect-check kernel selftests config-show publish readme-results cover send clean distclean help"
 
 deps:
 	@scripts/deps.sh
@@ -98,6 +98,10 @@ vm-run: deps
 
 test: deps
 	@scripts/test.sh
+
+# make test and the lines of tests/ marked "full:" (longer than CI allows)
+test-full: deps
+	@TEST_FULL=1 scripts/test.sh
 
 # long stress run on the debug kernel: KERNEL, DURATION (s), SEED, WORKERS
 stress: deps
